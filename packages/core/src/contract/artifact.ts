@@ -1,0 +1,48 @@
+/**
+ * One thing a resource becomes on disk. The core owns every artifact: it reads them to detect
+ * drift, writes them atomically, records their hashes in the state file and deletes exactly the
+ * recorded ones on removal. Providers only describe them.
+ */
+export interface Artifact {
+  /**
+   * Which store holds it. `file` (the default) and `symlink` and `directory` are the core's own;
+   * any other name must be a store the provider defines in {@link ProviderDefinition.stores}
+   * (the cron provider's `crontab-block`).
+   */
+  store?: "file" | "symlink" | "directory" | (string & {});
+  /**
+   * Identity. For the core's stores an absolute path as the host sees it (the core maps it under
+   * `--root`); for a provider's store, a key of its own that reads well in messages
+   * (`crontab alice: tend:backup`).
+   */
+  path: string;
+  /** File bytes (UTF-8); a symlink's target; empty for a directory; a block's text. */
+  content: string;
+  /** Octal permission bits, e.g. 0o644 (files) or 0o755 (directories, executable scripts). */
+  mode?: number;
+  /** Owner and group by name; default root:root in the system scope, the user in a user scope. */
+  owner?: string;
+  group?: string;
+  /**
+   * For a `directory`: entries the init creates inside it at run time (runit's `supervise`),
+   * removed with it when the resource goes. Anything else found inside keeps it in place.
+   */
+  ephemeral?: string[];
+}
+
+/**
+ * Storage for artifacts that are not whole files, such as a block inside a user's crontab. The
+ * core still does the hashing, drift detection and bookkeeping.
+ */
+export interface ArtifactStore {
+  /** Current content of each key (null when absent), for many keys in one go. */
+  read(paths: string[], ctx: import("./context.js").StoreContext): Promise<Map<string, string | null>>;
+  /**
+   * Writes (content) or removes (null) the given keys. `expected` holds what `read` returned
+   * during planning: a store whose backing data changed since must refuse rather than clobber it.
+   */
+  write(
+    changes: { artifact: Artifact; content: string | null; expected: string | null }[],
+    ctx: import("./context.js").StoreContext,
+  ): Promise<void>;
+}

@@ -1,0 +1,25 @@
+/**
+ * What a provider can express, as data. The core checks only the fields a spec actually uses
+ * and, for one the provider cannot express, fails `plan` with the seed's message naming the
+ * field; it never drops a setting. A capability left out counts as unsupported.
+ */
+export interface Capabilities {
+  service?: {
+    /** `user: true` (user services). */
+    userServices?: boolean;
+    /** Services without `exec`, enabling a unit the distro ships. */
+    distroUnits?: boolean;
+    /** `*.target` entries in `after`. */
+    systemdTargets?: boolean;
+    /** Which escape hatch the provider reads: `systemd = {...}` or `launchd = {...}`. */
+    escapeHatch?: "systemd" | "launchd";
+    /** `displayManager: true`. */
+    displayManager?: boolean;
+    /** `reloadSignal`: the provider can deliver a signal to a service it wrote. */
+    reloadSignal?: boolean;
+  };
+  timer?: {
+    /** `user: true` timers. */
+    userTimers?: boolean;
+  };
+}

@@ -1,0 +1,21 @@
+import type { Resource } from "../model/resource-schema.js";
+
+/** What apply asks of the init for one resource, in this order. */
+export type Operation = "enable" | "disable" | "start" | "stop" | "restart" | "reload";
+
+/** One resource's part of a plan, as handed to a provider's `apply` or `remove`. */
+export interface ResourceChange {
+  /** `service:web`. */
+  key: string;
+  action: "add" | "change" | "remove";
+  /** The declared resource; for a removal, the one the state file recorded. */
+  resource: Resource;
+  /** What the state file recorded, when anything was (changes and removals). */
+  previous?: Resource;
+  /** The init operations to carry out, in order (empty for a removal: see `remove`). */
+  ops: Operation[];
+  /** True when any of its artifacts were (re)written or deleted in this apply. */
+  filesChanged: boolean;
+  /** Why, in plan wording (`file:nginx-config changed, restartOn matched`). */
+  reasons: string[];
+}

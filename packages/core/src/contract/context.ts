@@ -1,0 +1,60 @@
+import type { HostFacts, InitName, Scope } from "./host.js";
+import type { Runner } from "./runner.js";
+
+/** What pure hooks (`render`, `check`) may know: facts, never the host itself. */
+export interface RenderContext {
+  host: HostFacts;
+  init: InitName;
+  scope: Scope;
+}
+
+/**
+ * Read-only access to the host's files, by host path; under `--root DIR` every path is mapped
+ * into DIR. Nothing here follows a symlink unless it says so.
+ */
+export interface HostFiles {
+  /** The real path on this machine for a host path (inside `--root` when given). */
+  real(path: string): string;
+  /** lstat-based: true for a dangling symlink too. */
+  exists(path: string): Promise<boolean>;
+  isDirectory(path: string): Promise<boolean>;
+  readFile(path: string): Promise<string | null>;
+  readLink(path: string): Promise<string | null>;
+  readDir(path: string): Promise<string[] | null>;
+}
+
+/** Writing, for the few things a provider maintains besides its artifacts. */
+export interface HostFileWriter extends HostFiles {
+  /** Atomic: temp file in the same folder, owner and mode set, fsync, rename, fsync the folder. */
+  writeFile(path: string, content: string, options?: { mode?: number; owner?: string; group?: string }): Promise<void>;
+  symlink(path: string, target: string): Promise<void>;
+  remove(path: string): Promise<void>;
+  mkdir(path: string, options?: { mode?: number; owner?: string; group?: string }): Promise<void>;
+}
+
+/** For `observe`, `probe`, `logs` and host checks: may run read-only commands. */
+export interface ReadContext extends RenderContext {
+  run: Runner;
+  files: HostFiles;
+  /** `--root DIR` when applying into an image root; observation must then work offline. */
+  root?: string;
+}
+
+/** A small JSON bag the provider keeps in the state file (e.g. s6's database generation). */
+export interface ProviderState {
+  get<T = unknown>(key: string): T | undefined;
+  set(key: string, value: unknown): void;
+}
+
+export interface ApplyContext extends ReadContext {
+  files: HostFileWriter;
+  /** True under `--root`: write and enable offline, start nothing, verify nothing. */
+  offline: boolean;
+  state: ProviderState;
+  /** A line for the apply log (`service:web: restarted`). */
+  log(line: string): void;
+  sleep(ms: number): Promise<void>;
+}
+
+/** What a provider's own artifact store may use. */
+export type StoreContext = ApplyContext;

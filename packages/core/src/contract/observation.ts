@@ -1,0 +1,33 @@
+/** What the host reports for one resource (Datum's observation fields, plus the init's own). */
+export interface Observation {
+  /** Whether the init knows the unit/service at all. */
+  exists: boolean;
+  /** From whether the unit is active (not whether a process exists); undefined = unobservable. */
+  state?: "running" | "stopped";
+  /**
+   * Whether it starts at boot. Undefined means unobservable (a static, masked, indirect or
+   * generated systemd unit): it is left out of the comparison and never counts as drift.
+   */
+  enabled?: boolean;
+  /** The init's own word for the unit file's state (`enabled`, `static`, `masked`, …). */
+  unitFileState?: string;
+  /** Whether the unit defines its own reload (systemd `CanReload`, an OpenRC `reload`). */
+  canReload?: boolean;
+  /** Runtime drift the provider sees beyond files (e.g. a changed default target). */
+  drift?: string[];
+  /** Anything else worth showing in `tend observe` (pid, sub-state, restarts). */
+  details?: Record<string, string | number | boolean>;
+}
+
+/** A health reading used by verification: taken before and after the settle window. */
+export interface Probe {
+  /** Active and not in a restart loop (systemd `auto-restart`, runit `finish`, …). */
+  up: boolean;
+  /**
+   * Changes whenever the process behind the service is replaced: InvocationID + NRestarts on
+   * systemd, pid on runit and s6, respawn count on supervise-daemon.
+   */
+  identity?: string;
+  /** One line describing the reading, used in failure messages. */
+  detail: string;
+}

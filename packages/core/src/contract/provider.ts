@@ -1,0 +1,87 @@
+import type { TendError } from "../errors/tend-error.js";
+import type { Resource, ResourceType } from "../model/resource-schema.js";
+import type { Artifact, ArtifactStore } from "./artifact.js";
+import type { Capabilities } from "./capabilities.js";
+import type { ResourceChange, Operation } from "./change.js";
+import type { ApplyContext, ReadContext, RenderContext } from "./context.js";
+import type { InitName } from "./host.js";
+import type { Observation, Probe } from "./observation.js";
+
+/** The contract version this @tend/core speaks. A provider names the one it implements. */
+export const API_VERSION = 1 as const;
+
+/**
+ * A provider: everything tend needs to know about one init (or, for cron, one way of running
+ * timers). Build it with {@link defineProvider} and make it the package's default export; the
+ * package's package.json carries `"tend": { "provider": { "apiVersion": 1 } }` so discovery can
+ * find it without importing it.
+ *
+ * The core owns the graph, ordering, diffing artifacts against disk and state, writing safely,
+ * the state file, the lock, the plan and its output, and verification timing. A provider answers
+ * only what is init-specific, through the members below.
+ */
+export interface ProviderDefinition {
+  /** The contract version implemented; must equal {@link API_VERSION}. */
+  apiVersion: typeof API_VERSION;
+  /** Short name, shown by `tend providers` (`systemd`, `cron`). */
+  name: string;
+  /**
+   * Which hosts and resource types it serves. The cron provider serves `timer` on the inits that
+   * have no timers of their own; an init's provider lists only the types it implements.
+   */
+  serves: { inits: InitName[]; types: ResourceType[] };
+  /** What it can express, as data (see {@link Capabilities}). */
+  capabilities: Capabilities;
+  /**
+   * Init-specific checks beyond the capabilities (e.g. cron's name rule, launchd's 64-entry cap).
+   * Pure. Return the errors; an empty list means the resource can be expressed.
+   */
+  check?(resource: Resource, ctx: RenderContext): TendError[];
+  /**
+   * The artifacts a resource becomes. Pure: same input, same bytes, in the order they should be
+   * written (a link that enables a service after the files it points at).
+   */
+  render(resource: Resource, ctx: RenderContext): Artifact[];
+  /**
+   * Observe many resources at once: one batched query per init, not one process per unit. Keys
+   * are resource keys (`service:web`). Read-only: only commands that change nothing.
+   */
+  observe(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>>;
+  /**
+   * Checks that depend on the host (a distro unit whose files are missing, a `need net` nothing
+   * provides, dinit's boot service without `waits-for.d`). Run at plan time with the
+   * observations; errors fail the plan before anything is written.
+   */
+  checkHost?(resources: Resource[], observations: Map<string, Observation>, ctx: ReadContext): Promise<TendError[]>;
+  /**
+   * Operations this resource must never be given (systemd units with `RefuseManualStart` are
+   * never started, stopped or restarted by apply). The planner leaves them out.
+   */
+  refusedOperations?(resource: Resource): Operation[];
+  /** Carry out an add or change: `change.ops` in order. Runs after all artifacts are written and `afterWrites`. */
+  apply(change: ResourceChange, ctx: ApplyContext): Promise<void>;
+  /** A removal, before the core deletes its recorded artifacts: stop and disable. */
+  remove(change: ResourceChange, ctx: ApplyContext): Promise<void>;
+  /**
+   * Once per apply, after every artifact of every resource in this scope was written or deleted
+   * and before any `apply`: `systemctl daemon-reload`, s6-rc's compile and switch. `paths` lists
+   * every host path written or deleted, including `file` resources.
+   */
+  afterWrites?(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void>;
+  /** Health readings for verification, for many resources at once. */
+  probe?(resources: Resource[], ctx: ReadContext): Promise<Map<string, Probe>>;
+  /**
+   * How long a started service may take to come up before the settle window begins (runit's
+   * scan takes up to 5 s). Default 5000 ms.
+   */
+  startTimeoutMs?: number;
+  /** The last log lines of a service, shown when it fails verification. */
+  logs?(resource: Resource, ctx: ReadContext): Promise<string[]>;
+  /** Artifact stores for artifacts that are not whole files (see {@link ArtifactStore}). */
+  stores?: Record<string, ArtifactStore>;
+}
+
+/** Declares a provider, checking its shape at compile time. */
+export function defineProvider<const P extends ProviderDefinition>(provider: P): P {
+  return provider;
+}

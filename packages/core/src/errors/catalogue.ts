@@ -1,0 +1,183 @@
+import { TendError, type TendErrorOptions } from "./tend-error.js";
+
+/**
+ * Every error tend raises on purpose, by permanent code. The texts marked "seed" are the
+ * Troubleshooting table of the fspec guide, with fspec's names translated to tend's.
+ */
+export const errors = {
+  /** seed: name rule */
+  badName: (kind: "service" | "timer" | "file", name: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_BAD_NAME",
+      `${kind} name \`${name}\` may only hold letters, digits and \`_ . - @\`, and must not start with \`.\` or \`-\``,
+      { hint: `Rename the ${kind}`, field: "name", ...o },
+    ),
+  /** seed: an escape hatch used on another init */
+  escapeHatch: (ref: string, field: "systemd" | "launchd", keys: string[], init: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_UNSUPPORTED_FIELD",
+      `${ref} sets \`${field}\` (${keys.join(", ")}), which only ${field} supports, and this host uses ${init}`,
+      { hint: `Move the field into a part of the spec only ${field} hosts get, for example \`if (host.init === "${field}")\``, field, resource: ref, ...o },
+    ),
+  /** seed: user service on an init without them */
+  noUserServices: (ref: string, init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_NO_USER_SERVICES", `${ref} sets user = True, but ${init} has no user services`, {
+      hint: "Make it a system service on that host",
+      field: "user",
+      resource: ref,
+      ...o,
+    }),
+  /** seed: a systemd target in `after` on another init */
+  targetAfter: (ref: string, target: string, init: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_TARGET_AFTER",
+      `${ref} orders itself after \`${target}\`, a systemd target, and this host uses ${init}`,
+      { hint: "Drop the target on non-systemd hosts", field: "after", resource: ref, ...o },
+    ),
+  /** seed: a service without exec on an init that cannot enable distro units */
+  noDistroUnits: (ref: string, init: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_NO_DISTRO_UNITS",
+      `${ref} has no exec, and enabling a unit the system ships is not supported on ${init}`,
+      { hint: "Distro units exist on Linux only; give the service an exec", field: "exec", resource: ref, ...o },
+    ),
+  /** seed: a field a distro unit cannot take */
+  distroUnitField: (ref: string, field: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_DISTRO_UNIT_FIELD",
+      `${ref} has no exec, so it enables the distro's own unit, which takes no ${field}`,
+      { hint: "A service without `exec` only takes `name`, `user`, `displayManager`, `desired`, `requires`, `restartOn`, `reloadOn` and `verify`", field, resource: ref, ...o },
+    ),
+  /** seed: a distro unit whose files are missing */
+  distroUnitMissing: (ref: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_DISTRO_UNIT_MISSING", `${ref} has no exec, but ${path} does not exist; install the package that ships it`, {
+      hint: "Add the package that ships it, and list it in `requires`",
+      field: "name",
+      resource: ref,
+      ...o,
+    }),
+  /** seed: cron ignores dotted file names */
+  timerNameDot: (name: string, o?: TendErrorOptions) =>
+    new TendError("TEND_TIMER_NAME", `timer name \`${name}\` holds a \`.\`, which cron ignores in /etc/cron.d file names`, {
+      hint: "Rename the timer",
+      field: "name",
+      resource: `timer:${name}`,
+      ...o,
+    }),
+  /** cron.d names must match run-parts' rules; `.` has the seed's own text above */
+  timerNameCron: (name: string, char: string, o?: TendErrorOptions) =>
+    new TendError("TEND_TIMER_NAME", `timer name \`${name}\` holds a \`${char}\`, which cron ignores in /etc/cron.d file names`, {
+      hint: "Rename the timer: cron reads only names of letters, digits, `_` and `-`",
+      field: "name",
+      resource: `timer:${name}`,
+      ...o,
+    }),
+  /** seed: dom and dow both restricted */
+  scheduleDomDow: (schedule: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_SCHEDULE_DOM_DOW",
+      `schedule \`${schedule}\` restricts both day-of-month and day-of-week; cron runs on either, and no init here can express that`,
+      { hint: "Use two timers, or restrict one field", field: "schedule", ...o },
+    ),
+  /** seed: unsupported @keyword */
+  scheduleKeyword: (schedule: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_SCHEDULE_KEYWORD",
+      `schedule \`${schedule}\` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields`,
+      { hint: schedule === "@yearly" || schedule === "@annually" ? "Write `0 0 1 1 *`" : "Write five cron fields", field: "schedule", ...o },
+    ),
+  /** a malformed schedule field */
+  scheduleField: (schedule: string, field: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_SCHEDULE_FIELD", `schedule \`${schedule}\` has a bad ${field} field: ${why}`, {
+      hint: "Fields take numbers, `*`, ranges (`1-5`), lists (`1,15`), steps (`*/10`, `0-30/5`) and month and day names",
+      field: "schedule",
+      ...o,
+    }),
+  /** seed: launchd cap */
+  launchdEntries: (count: number, o?: TendErrorOptions) =>
+    new TendError("TEND_LAUNCHD_ENTRIES", `schedule expands to ${count} launchd calendar entries, more than the 64 tend writes`, {
+      hint: 'Simplify the schedule, or use `launchd: { StartInterval: ... }`',
+      field: "schedule",
+      ...o,
+    }),
+  invalidField: (ref: string, field: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_INVALID_FIELD", `${ref} has an invalid \`${field}\`: ${why}`, { field, resource: ref, ...o }),
+  duplicate: (ref: string, what: string, o?: TendErrorOptions) =>
+    new TendError("TEND_DUPLICATE", `${ref} ${what}`, { resource: ref, hint: "Rename one of them", ...o }),
+  cycle: (path: string[], o?: TendErrorOptions) =>
+    new TendError("TEND_CYCLE", `resources depend on each other in a cycle: ${path.join(" -> ")}`, {
+      hint: "Remove one of the requires, restartOn, reloadOn or after entries in the cycle",
+      resource: path[0],
+      ...o,
+    }),
+  unknownReference: (ref: string, field: string, target: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNKNOWN_REFERENCE", `${ref} lists \`${target}\` in ${field}, but the spec declares no such resource`, {
+      field,
+      resource: ref,
+      hint: "Declare that resource or drop the reference",
+      ...o,
+    }),
+  restartAndReload: (ref: string, target: string, o?: TendErrorOptions) =>
+    new TendError("TEND_RESTART_AND_RELOAD", `${ref} lists ${target} in both restartOn and reloadOn`, {
+      field: "reloadOn",
+      resource: ref,
+      hint: "Keep it in one of the two: a change either restarts or reloads the service",
+      ...o,
+    }),
+  cannotReload: (ref: string, init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_CANNOT_RELOAD", `${ref} lists resources in reloadOn, but it cannot reload on ${init}`, {
+      field: "reloadOn",
+      resource: ref,
+      hint: "Set `reloadSignal` (the signal the program reloads on), or use restartOn",
+      ...o,
+    }),
+  unitMissing: (ref: string, unit: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNIT_MISSING", `${ref} has no exec, but the init knows no unit \`${unit}\`; tend never creates one`, {
+      resource: ref,
+      hint: "The usual cause is a missing `requires` on the package or file that provides the unit",
+      ...o,
+    }),
+  providerMissing: (what: string, pkg: string, o?: TendErrorOptions) =>
+    new TendError("TEND_PROVIDER_MISSING", `${what} needs the provider ${pkg}, which is not installed`, {
+      hint: `Install it: npm install --global ${pkg}`,
+      ...o,
+    }),
+  providerIncompatible: (pkg: string, found: unknown, o?: TendErrorOptions) =>
+    new TendError("TEND_PROVIDER_INCOMPATIBLE", `provider ${pkg} implements contract apiVersion ${String(found)}, and this tend speaks apiVersion 1`, {
+      hint: `Install a version of ${pkg} built for this @tend/core`,
+      ...o,
+    }),
+  conflict: (ref: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNMANAGED_FILE", `${ref} would write ${path}, which tend did not write`, {
+      hint: "Move the file away, or run apply with --adopt to take it over (a backup is kept)",
+      resource: ref,
+      ...o,
+    }),
+  locked: (path: string, holder: string, o?: TendErrorOptions) =>
+    new TendError("TEND_LOCKED", `another tend apply holds the lock ${path} (${holder})`, {
+      hint: "Wait for it to finish, or pass --lock-timeout SECONDS to wait",
+      ...o,
+    }),
+  commandFailed: (argv: readonly string[], exitCode: number | undefined, detail: string, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_COMMAND_FAILED",
+      `\`${argv.join(" ")}\` ${exitCode === undefined ? "did not finish" : `exited ${exitCode}`}${detail ? `: ${detail}` : ""}`,
+      o,
+    ),
+  verifyFailed: (ref: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_VERIFY_FAILED", `${ref} did not verify: ${why}`, { resource: ref, ...o }),
+  unsafePath: (path: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNSAFE_PATH", `refusing to write ${path}: ${why}`, o),
+  spec: (message: string, o?: TendErrorOptions) => new TendError("TEND_SPEC", message, o),
+  usage: (message: string, o?: TendErrorOptions) => new TendError("TEND_USAGE", message, o),
+  unknownInit: (init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNKNOWN_INIT", `unknown init \`${init}\``, {
+      hint: "Use one of systemd, launchd, runit, openrc, dinit, s6",
+      ...o,
+    }),
+  noInit: (o?: TendErrorOptions) =>
+    new TendError("TEND_NO_INIT", "could not tell which init this host runs", {
+      hint: "Pass --init NAME (systemd, launchd, runit, openrc, dinit, s6)",
+      ...o,
+    }),
+} as const;

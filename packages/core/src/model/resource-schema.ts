@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.js";
+import { parseReference } from "./reference.js";
+
+const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
+const name = z
+  .string()
+  .max(255, { message: "must be at most 255 characters" })
+  .regex(NAME_PATTERN, { message: "may only hold letters, digits and `_ . - @`, and must not start with `.` or `-`" });
+const reference = z
+  .string()
+  .refine((text) => parseReference(text) !== undefined, { message: "must be a reference such as `file:nginx-config` or `File[nginx-config]`" });
+const references = z.array(reference);
+const env = z.record(z.string().regex(ENV_NAME_PATTERN, { message: "must be a shell variable name" }), oneLine);
+
+const scalar = z.union([oneLine, z.number(), z.boolean()]);
+const directiveValue = z.union([scalar, z.array(scalar)]);
+const directiveName = z.string().regex(/^[A-Z][A-Za-z0-9]*$/, { message: "must be a systemd directive name such as `MemoryMax`" });
+const directives = z.record(directiveName, directiveValue);
+const systemdHatch = z.record(z.string(), z.union([directiveValue, directives])).superRefine((value, ctx) => {
+  for (const [key, entry] of Object.entries(value)) {
+    const section = key === "unit" || key === "service" || key === "install";
+    if (section) {
+      const parsed = directives.safeParse(entry);
+      if (!parsed.success) ctx.addIssue({ code: "custom", path: [key], message: parsed.error.issues[0]?.message ?? "invalid section" });
+    } else if (!/^[A-Z][A-Za-z0-9]*$/.test(key)) {
+      ctx.addIssue({ code: "custom", path: [key], message: "must be a [Service] directive name such as `MemoryMax`, or one of the sections `unit`, `service`, `install`" });
+    } else if (!directiveValue.safeParse(entry).success) {
+      ctx.addIssue({ code: "custom", path: [key], message: "must be a string, number, boolean or a list of them" });
+    }
+  }
+});
+
+export type PlistValue = string | number | boolean | PlistValue[] | { [key: string]: PlistValue };
+const plistValue: z.ZodType<PlistValue> = z.lazy(() =>
+  z.union([oneLine, z.number(), z.boolean(), z.array(plistValue), z.record(oneLine, plistValue)]),
+);
+
+const desired = z
+  .object({ state: z.enum(["running", "stopped"]), enabled: z.boolean() })
+  .strict()
+  .describe("Both are required: whether it runs now, and whether it starts at boot");
+
+export const SIGNALS = ["HUP", "INT", "QUIT", "USR1", "USR2", "TERM", "WINCH", "ALRM", "CONT"] as const;
+
+export const ServiceSchema = z
+  .object({
+    type: z.literal("service"),
+    name,
+    exec: oneLine.min(1).optional(),
+    user: z.boolean().optional(),
+    restart: z.enum(["no", "on_failure", "always"]).optional(),
+    after: z.array(oneLine.min(1)).optional(),
+    env: env.optional(),
+    description: oneLine.optional(),
+    systemd: systemdHatch.optional(),
+    launchd: z.record(oneLine, plistValue).optional(),
+    displayManager: z.boolean().optional(),
+    desired: desired.optional(),
+    requires: references.optional(),
+    restartOn: references.optional(),
+    reloadOn: references.optional(),
+    reloadSignal: z.enum(SIGNALS).optional(),
+    verify: z.object({ settle: z.number().min(0).max(600).describe("seconds") }).strict().optional(),
+  })
+  .strict();
+
+export const TimerSchema = z
+  .object({
+    type: z.literal("timer"),
+    name,
+    exec: oneLine.min(1),
+    schedule: oneLine.min(1),
+    user: z.boolean().optional(),
+    env: env.optional(),
+    requires: references.optional(),
+  })
+  .strict();
+
+export const FileSchema = z
+  .object({
+    type: z.literal("file"),
+    name,
+    path: oneLine.regex(/^\/(?!.*(^|\/)\.\.?(\/|$))/, { message: "must be an absolute path without `.` or `..` parts" }),
+    content: z.string().refine((text) => !hasNul(text), { message: "must not hold a NUL byte" }),
+    mode: z.string().regex(/^0?[0-7]{3,4}$/, { message: "must be an octal mode such as `0644`" }).optional(),
+    owner: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a user name or id" }).optional(),
+    group: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a group name or id" }).optional(),
+    requires: references.optional(),
+  })
+  .strict();
+
+export const ResourceSchema = z.discriminatedUnion("type", [ServiceSchema, TimerSchema, FileSchema]);
+
+export type Service = z.infer<typeof ServiceSchema>;
+export type Timer = z.infer<typeof TimerSchema>;
+export type FileResource = z.infer<typeof FileSchema>;
+export type Resource = z.infer<typeof ResourceSchema>;
+export type ResourceType = Resource["type"];
+export type Signal = (typeof SIGNALS)[number];

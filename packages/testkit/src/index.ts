@@ -1,0 +1,2 @@
+export { RecordingRunner } from "./recording-runner.js";
+export { renderContext, applyContext, readContext, ALICE, type TestApplyContext, type TestContextOptions } from "./test-context.js";
