@@ -1,2 +1,25 @@
 #!/usr/bin/env node
-export {};
+import { readFileSync } from "node:fs";
+import { runCli } from "./run-cli.js";
+import type { Paint } from "@tend/core";
+
+const plain: Paint = { green: (t) => t, yellow: (t) => t, red: (t) => t, cyan: (t) => t, dim: (t) => t, bold: (t) => t };
+
+async function main(): Promise<void> {
+  const wantsColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
+  const paintFor = async (stream: NodeJS.WriteStream) => (wantsColour(stream) ? (await import("@tend/core")).painter(true) : plain);
+  const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  const code = await runCli(
+    process.argv.slice(2),
+    {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      paint: await paintFor(process.stdout),
+      paintErr: await paintFor(process.stderr),
+    },
+    version,
+  );
+  process.exitCode = code;
+}
+
+void main();

@@ -181,3 +181,23 @@ export const errors = {
       ...o,
     }),
 } as const;
+
+/** Errors added after the seed's table, kept in a second object so the seed's stay together. */
+export const moreErrors = {
+  unsupportedField: (ref: string, field: string, init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNSUPPORTED_FIELD", `${ref} sets \`${field}\`, which ${init} cannot express`, {
+      hint: `Set it only on hosts whose init supports it, for example inside \`if (host.init === "systemd")\``,
+      field,
+      resource: ref,
+      ...o,
+    }),
+  noUserTimers: (ref: string, init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_NO_USER_SERVICES", `${ref} sets user = True, but ${init} has no user timers`, {
+      hint: "Make it a system timer on that host",
+      field: "user",
+      resource: ref,
+      ...o,
+    }),
+  noProvider: (ref: string, init: string, o?: TendErrorOptions) =>
+    new TendError("TEND_NO_PROVIDER", `no installed provider runs ${ref.split(":")[0]}s on ${init}`, { resource: ref, ...o }),
+} as const;

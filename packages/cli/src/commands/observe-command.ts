@@ -1,0 +1,43 @@
+import type { Observation } from "@tend/core";
+import type { CliIo } from "../cli-io.js";
+import type { CommandLine } from "../parse-command-line.js";
+import { openSession } from "./open-session.js";
+
+/** Datum's observation fields for each resource (or the named ones). */
+export async function observeCommand(line: CommandLine, io: CliIo): Promise<number> {
+  const { canonicalReference, errors } = await import("@tend/core");
+  const session = await openSession(line);
+  const wanted = line.positionals.map((ref) => {
+    const key = canonicalReference(ref);
+    if (!key) throw errors.usage(`\`${ref}\` is not a reference such as service:web or Service[web]`);
+    return key;
+  });
+  let resources = session.scopeResources().filter((r) => r.type !== "file");
+  if (wanted.length > 0) {
+    const missing = wanted.filter((key) => !resources.some((r) => `${r.type}:${r.name}` === key));
+    if (missing.length > 0) throw errors.usage(`${missing.join(", ")} is not declared in this scope of the spec`);
+    resources = resources.filter((r) => wanted.includes(`${r.type}:${r.name}`));
+  }
+  const assigned = await session.assignProviders(resources);
+  const state = await session.stateStore.load();
+  const observed = await session.observeAll(resources, assigned, state);
+  const rows = resources.map((r) => ({ key: `${r.type}:${r.name}`, observation: observed.get(`${r.type}:${r.name}`) }));
+  if (line.json) {
+    io.out(`${JSON.stringify(rows.map((row) => ({ key: row.key, ...row.observation })), null, 2)}\n`);
+    return 0;
+  }
+  for (const row of rows) io.out(formatObservation(row.key, row.observation));
+  return 0;
+}
+
+function formatObservation(key: string, o: Observation | undefined): string {
+  if (!o) return `${key}\n  not observed\n`;
+  const lines = [key, `  exists   ${o.exists ? "yes" : "no"}`];
+  if (o.state !== undefined) lines.push(`  state    ${o.state}`);
+  const fileState = o.unitFileState ? ` (${o.unitFileState})` : "";
+  lines.push(`  enabled  ${o.enabled === undefined ? `unobservable${fileState}` : `${o.enabled ? "yes" : "no"}${fileState}`}`);
+  if (o.canReload !== undefined) lines.push(`  reload   ${o.canReload ? "yes" : "no"}`);
+  for (const drift of o.drift ?? []) lines.push(`  drift    ${drift}`);
+  for (const [name, value] of Object.entries(o.details ?? {})) lines.push(`  ${name.padEnd(8)} ${String(value)}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,13 @@
+import type { Session } from "@tend/core";
+import type { CommandLine } from "../parse-command-line.js";
+
+/** Opens a session from the common flags. */
+export async function openSession(line: CommandLine, extra: { init?: string } = {}): Promise<Session> {
+  const { Session } = await import("@tend/core");
+  return Session.open({
+    ...(line.spec !== undefined ? { spec: line.spec } : {}),
+    ...(extra.init ?? line.init ? { init: extra.init ?? line.init } : {}),
+    ...(line.root !== undefined ? { root: line.root } : {}),
+    ...(line.user !== undefined ? { user: line.user } : {}),
+  });
+}

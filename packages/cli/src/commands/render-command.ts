@@ -1,0 +1,51 @@
+import type { Artifact, Resource, Scope } from "@tend/core";
+import type { CliIo } from "../cli-io.js";
+import type { CommandLine } from "../parse-command-line.js";
+import { openSession } from "./open-session.js";
+
+/** The files a spec becomes on one init or on every init; touches nothing. */
+export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
+  const { INITS, canonicalReference, errors, formatError, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
+  const inits = line.init === "all" ? [...INITS] : [line.init ? parseInit(line.init) : resolveHost({}).facts.init];
+  const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
+  let failed = 0;
+  for (const init of inits) {
+    const session = await openSession(line, { init });
+    if (inits.length > 1) io.out(`${io.paint.bold(`# ${init}`)}\n`);
+    const self = resolveHost({ user: line.user ?? true, init }).scope;
+    const userScope: Scope = self.kind === "user" ? self : { kind: "user", user: "root", uid: 0, gid: 0, home: lookupUser("0")?.home ?? "/root" };
+    const resources = session.spec.resources.filter((r) => wanted.length === 0 || wanted.includes(`${r.type}:${r.name}`));
+    if (wanted.length > 0 && resources.length < wanted.length) throw errors.usage(`no such resource in the spec: ${wanted.join(", ")}`);
+    for (const resource of resources) {
+      const key = `${resource.type}:${resource.name}`;
+      try {
+        const scope: Scope = resource.type !== "file" && resource.user ? userScope : { kind: "system" };
+        const assigned = await session.assignProviders([resource]);
+        const rendered = session.renderAll([resource], assigned, { host: { ...session.host.facts, init }, init, scope });
+        io.out(formatArtifacts(key, rendered.get(key) ?? [], resource));
+      } catch (error) {
+        if (!TendError.isInstance(error)) throw error;
+        failed += 1;
+        io.out(`${io.paint.bold(`## ${key}`)}  not renderable on ${init}\n`);
+        io.err(formatError(error, io.paintErr));
+      }
+    }
+  }
+  return failed > 0 && inits.length === 1 ? 1 : 0;
+}
+
+function formatArtifacts(key: string, artifacts: Artifact[], resource: Resource): string {
+  if (artifacts.length === 0) {
+    return `## ${key}  no files${resource.type === "service" && resource.exec === undefined ? " (enables the distro's unit)" : ""}\n`;
+  }
+  return artifacts
+    .map((a) => {
+      const store = a.store ?? "file";
+      if (store === "symlink") return `## ${key}  ${a.path} -> ${a.content}\n`;
+      if (store === "directory") return `## ${key}  ${a.path}/\n`;
+      const mode = a.mode !== undefined ? ` (${a.mode.toString(8).padStart(4, "0")})` : "";
+      const body = a.content.endsWith("\n") || a.content === "" ? a.content : `${a.content}\n`;
+      return `## ${key}  ${store === "file" ? "" : `${store} `}${a.path}${mode}\n${body}`;
+    })
+    .join("");
+}

@@ -1,0 +1,48 @@
+import { hostname, arch, userInfo } from "node:os";
+import type { HostFacts, InitName, Scope } from "../contract/host.js";
+import { errors } from "../errors/catalogue.js";
+import { lookupUser } from "./passwd.js";
+import { detectInit, parseInit } from "./detect-init.js";
+
+export interface HostOptions {
+  /** `--init NAME`. */
+  init?: string;
+  /** `--user` (true) or `--user NAME`. */
+  user?: boolean | string;
+  /** `--root DIR`. */
+  root?: string;
+}
+
+export interface Host {
+  facts: HostFacts;
+  scope: Scope;
+}
+
+/** The host's facts and the scope of this run (system as root, else the user's own). */
+export function resolveHost(options: HostOptions, requireInit = true): Host {
+  const init = options.init ? parseInit(options.init) : detectInit();
+  if (!init && requireInit) throw errors.noInit();
+  const uid = process.getuid?.() ?? 0;
+  const self = userInfo();
+  let scope: Scope;
+  if (typeof options.user === "string") {
+    if (uid !== 0 && options.user !== self.username) throw errors.usage(`--user ${options.user} needs root; run it as root or drop the name`);
+    const entry = lookupUser(options.user, options.root);
+    if (!entry) throw errors.usage(`no user \`${options.user}\` in the password database`, { field: "user" });
+    scope = { kind: "user", user: entry.name, uid: entry.uid, gid: entry.gid, home: entry.home };
+  } else if (options.user === true || uid !== 0) {
+    const entry = lookupUser(String(uid));
+    scope = { kind: "user", user: self.username, uid, gid: process.getgid?.() ?? self.gid, home: entry?.home ?? self.homedir };
+  } else {
+    scope = { kind: "system" };
+  }
+  const facts: HostFacts = {
+    name: hostname(),
+    init: (init ?? "systemd") as InitName,
+    os: process.platform,
+    arch: arch(),
+    user: scope.kind === "user" ? scope.user : self.username,
+    home: scope.kind === "user" ? scope.home : (lookupUser(String(uid))?.home ?? self.homedir),
+  };
+  return { facts, scope };
+}

@@ -1,0 +1,140 @@
+import type { z } from "zod";
+import { errors } from "../errors/catalogue.js";
+import { TendError, TendErrors, type ErrorLocation } from "../errors/tend-error.js";
+import { canonicalReference, parseReference } from "./reference.js";
+import { NAME_PATTERN } from "./text-rules.js";
+import { ResourceSchema, type Resource, type Service } from "./resource-schema.js";
+import { findCycle } from "./find-cycle.js";
+
+/** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
+export type Locate = (index: number, path: (string | number)[]) => ErrorLocation;
+
+const DISTRO_UNIT_REFUSES = ["restart", "after", "env", "description", "systemd", "launchd", "reloadSignal"] as const;
+
+/**
+ * Validates a spec's raw resources into the model: every field of every resource, then the rules
+ * between resources (duplicates, references, cycles). Collects every error, throws them together.
+ */
+export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({})): Resource[] {
+  const found: TendError[] = [];
+  const resources: (Resource | undefined)[] = raw.map((item, index) => {
+    const parsed = ResourceSchema.safeParse(item);
+    if (parsed.success) return parsed.data;
+    found.push(...parsed.error.issues.slice(0, 5).map((issue) => issueToError(item, index, issue, locate)));
+    return undefined;
+  });
+  const valid = resources.filter((r): r is Resource => r !== undefined);
+  if (found.length === 0) found.push(...crossCheck(resources, locate));
+  if (found.length > 0) throw found.length === 1 ? found[0]! : new TendErrors(found);
+  return valid;
+}
+
+function displayRef(item: unknown, index: number): string {
+  const record = (item ?? {}) as Record<string, unknown>;
+  const type = typeof record.type === "string" ? record.type : "resource";
+  return typeof record.name === "string" && record.name ? `${type}:${record.name}` : `${type} #${index + 1}`;
+}
+
+function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, locate: Locate): TendError {
+  const record = (item ?? {}) as Record<string, unknown>;
+  const ref = displayRef(item, index);
+  const field = issue.path.map(String).join(".");
+  const location = { ...locate(index, issue.path as (string | number)[]), resource: ref, field: field || undefined };
+  if (issue.path[0] === "name" && typeof record.name === "string" && (record.type === "service" || record.type === "timer" || record.type === "file")) {
+    if (!NAME_PATTERN.test(record.name)) return errors.badName(record.type, record.name, location);
+  }
+  if (issue.path.length === 0 && issue.code === "invalid_union") {
+    return errors.invalidField(ref, "type", "must be service, timer or file", { ...location, field: "type" });
+  }
+  if (issue.code === "unrecognized_keys") {
+    const keys = (issue as { keys: string[] }).keys;
+    return errors.invalidField(ref, [...issue.path, keys[0]].join("."), `is not a field of ${record.type ?? "this resource"}`, {
+      ...locate(index, [...(issue.path as (string | number)[]), keys[0]!]),
+      resource: ref,
+      field: [...issue.path, keys[0]].join("."),
+    });
+  }
+  if (issue.path[0] === "desired" && issue.path.length === 2 && issue.code === "invalid_type") {
+    return errors.invalidField(ref, "desired", "needs both `state` (running or stopped) and `enabled` (true or false); neither has a default", location);
+  }
+  return errors.invalidField(ref, field || "type", issue.message, location);
+}
+
+function refsOf(resource: Resource, field: "requires" | "restartOn" | "reloadOn"): string[] {
+  return ((resource as Record<string, unknown>)[field] as string[] | undefined) ?? [];
+}
+
+/** Edges for ordering and cycle detection: requires, restartOn, reloadOn and `after` services. */
+export function dependenciesOf(resource: Resource): string[] {
+  const deps = [...refsOf(resource, "requires"), ...refsOf(resource, "restartOn"), ...refsOf(resource, "reloadOn")].map(
+    (ref) => canonicalReference(ref)!,
+  );
+  if (resource.type === "service") {
+    for (const entry of resource.after ?? []) if (isServiceAfter(entry)) deps.push(`service:${entry}`);
+  }
+  return [...new Set(deps)];
+}
+
+/** `after` entries that name another tend service (not `network`, not a `*.target`). */
+export function isServiceAfter(entry: string): boolean {
+  return entry !== "network" && !entry.endsWith(".target");
+}
+
+function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendError[] {
+  const found: TendError[] = [];
+  const keys = new Map<string, number>();
+  const folded = new Map<string, string>();
+  const paths = new Map<string, string>();
+  resources.forEach((resource, index) => {
+    if (!resource) return;
+    const key = `${resource.type}:${resource.name}`;
+    const at = (path: (string | number)[]) => ({ ...locate(index, path), resource: key });
+    if (keys.has(key)) found.push(errors.duplicate(key, "is declared twice", { ...at(["name"]), field: "name" }));
+    keys.set(key, index);
+    const fold = `${resource.type === "file" ? "file" : "unit"}:${resource.name.normalize("NFC").toLowerCase()}`;
+    const other = folded.get(fold);
+    if (other && other !== key) {
+      const what = other.split(":")[0] !== resource.type ? `has the same name as ${other}; both would write tend-${resource.name}.service` : `differs from ${other} only in case`;
+      found.push(errors.duplicate(key, what, { ...at(["name"]), field: "name" }));
+    }
+    folded.set(fold, key);
+    if (resource.type === "file") {
+      const owner = paths.get(resource.path);
+      if (owner) found.push(errors.duplicate(key, `writes ${resource.path}, as ${owner} does`, { ...at(["path"]), field: "path" }));
+      paths.set(resource.path, key);
+    }
+  });
+  resources.forEach((resource, index) => {
+    if (!resource) return;
+    const key = `${resource.type}:${resource.name}`;
+    const at = (path: (string | number)[], field: string) => ({ ...locate(index, path), resource: key, field });
+    for (const field of ["requires", "restartOn", "reloadOn"] as const) {
+      refsOf(resource, field).forEach((ref, i) => {
+        const parsed = parseReference(ref)!;
+        const canonical = `${parsed.type}:${parsed.name}`;
+        if (!keys.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
+        if (canonical === key) found.push(errors.invalidField(key, field, "lists the resource itself", at([field, i], field)));
+      });
+    }
+    if (resource.type !== "service") return;
+    const restart = new Set(refsOf(resource, "restartOn").map((r) => canonicalReference(r)));
+    refsOf(resource, "reloadOn").forEach((ref, i) => {
+      if (restart.has(canonicalReference(ref))) found.push(errors.restartAndReload(key, ref, at(["reloadOn", i], "reloadOn")));
+    });
+    (resource.after ?? []).forEach((entry, i) => {
+      if (isServiceAfter(entry) && !keys.has(`service:${entry}`)) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
+    });
+    if (resource.exec === undefined) found.push(...distroUnitErrors(resource, key, (path, field) => at(path, field)));
+  });
+  if (found.length === 0) {
+    const graph = new Map<string, string[]>();
+    for (const resource of resources) if (resource) graph.set(`${resource.type}:${resource.name}`, dependenciesOf(resource));
+    const cycle = findCycle(graph);
+    if (cycle) found.push(errors.cycle(cycle, locate(keys.get(cycle[0]!) ?? 0, ["name"])));
+  }
+  return found;
+}
+
+function distroUnitErrors(service: Service, key: string, at: (path: (string | number)[], field: string) => ErrorLocation): TendError[] {
+  return DISTRO_UNIT_REFUSES.filter((field) => service[field] !== undefined).map((field) => errors.distroUnitField(key, field, at([field], field)));
+}

@@ -1,0 +1,221 @@
+import type { Artifact } from "../contract/artifact.js";
+import type { Operation } from "../contract/change.js";
+import { INIT_DISPLAY_NAMES, type HostFacts, type Scope } from "../contract/host.js";
+import type { Observation } from "../contract/observation.js";
+import { errors } from "../errors/catalogue.js";
+import { TendErrors, type TendError } from "../errors/tend-error.js";
+import { canonicalReference } from "../model/reference.js";
+import type { Resource } from "../model/resource-schema.js";
+import type { StateFile } from "../state/state-file.js";
+import { artifactId } from "./artifact-id.js";
+import { contentHash } from "./content-hash.js";
+import { orderResources } from "./order-resources.js";
+import type { ArtifactWrite, Plan, PlanEntry } from "./plan-types.js";
+
+export interface PlanInput {
+  host: HostFacts;
+  scope: Scope;
+  /** Declared resources in this scope, validated. */
+  resources: Resource[];
+  state: StateFile;
+  /** Provider name and refused operations per resource key (declared and recorded). */
+  providers: Map<string, { name: string; refused: Operation[] }>;
+  rendered: Map<string, Artifact[]>;
+  /** Current content of every artifact involved, by artifactId (null = absent). */
+  current: Map<string, string | null>;
+  observations: Map<string, Observation>;
+  adopt: boolean;
+}
+
+/**
+ * The plan: spec + state + observations in, ordered changes out. Pure: it reads nothing and
+ * writes nothing, so it can be tested and property-checked without a host.
+ */
+export function planChanges(input: PlanInput): Plan {
+  const problems: TendError[] = [];
+  const declared = orderResources(input.resources.map((resource) => ({ key: `${resource.type}:${resource.name}`, resource })));
+  const entries = new Map<string, PlanEntry>();
+  for (const { key, resource } of declared) {
+    const entry = planResource(key, resource, input, entries, problems);
+    entries.set(key, entry);
+  }
+  const removals: PlanEntry[] = [];
+  const recordedKeys = Object.keys(input.state.resources).filter((key) => !entries.has(key));
+  const recorded = orderResources(recordedKeys.map((key) => ({ key, resource: input.state.resources[key]!.resource }))).reverse();
+  for (const { key, resource } of recorded) {
+    const record = input.state.resources[key]!;
+    const writes: ArtifactWrite[] = record.artifacts
+      .slice()
+      .reverse()
+      .map((a) => ({ artifact: { store: a.store, path: a.path, content: "" }, content: null, current: input.current.get(artifactId(a)) ?? null, why: "removed" as const }));
+    removals.push({
+      key,
+      action: "remove",
+      resource,
+      previous: resource,
+      provider: record.provider,
+      ops: [],
+      reasons: [],
+      drift: [],
+      conflicts: [],
+      writes,
+      artifacts: [],
+      summary: "",
+    });
+  }
+  if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
+  return { host: input.host, scope: input.scope, entries: [...entries.values(), ...removals], serial: input.state.serial };
+}
+
+function summaryOf(resource: Resource): string {
+  switch (resource.type) {
+    case "service":
+      return resource.exec ?? "enable the distro unit";
+    case "timer":
+      return `${resource.schedule}  ${resource.exec}`;
+    case "file":
+      return resource.path;
+  }
+}
+
+function planResource(key: string, resource: Resource, input: PlanInput, planned: Map<string, PlanEntry>, problems: TendError[]): PlanEntry {
+  const record = input.state.resources[key];
+  const artifacts = input.rendered.get(key) ?? [];
+  const observation = input.observations.get(key);
+  const provider = input.providers.get(key);
+  const entry: PlanEntry = {
+    key,
+    action: "none",
+    resource,
+    ...(record ? { previous: record.resource } : {}),
+    provider: provider?.name ?? "core",
+    ops: [],
+    reasons: [],
+    drift: [...(observation?.drift ?? [])],
+    conflicts: [],
+    writes: [],
+    artifacts,
+    ...(observation ? { observation } : {}),
+    summary: summaryOf(resource),
+  };
+  diffArtifacts(entry, record?.artifacts ?? [], input);
+  const filesChanged = entry.writes.length > 0;
+  const ops = new Set<Operation>();
+  const reasons: string[] = [];
+  if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
+  if (resource.type === "timer") planTimer(observation, filesChanged, ops);
+  if (resource.type === "service") planTriggers(key, resource, observation, input, planned, ops, reasons, problems);
+  for (const op of record?.pending ?? []) {
+    if (!ops.has(op)) {
+      ops.add(op);
+      reasons.push(`an earlier apply stopped before it could ${op}`);
+    }
+  }
+  for (const op of provider?.refused ?? []) ops.delete(op);
+  if (ops.has("start") && ops.has("restart")) ops.delete("restart");
+  if ((ops.has("start") || ops.has("restart")) && ops.has("reload")) ops.delete("reload");
+  entry.ops = OP_ORDER.filter((op) => ops.has(op));
+  entry.reasons = reasons;
+  if (!record) entry.action = "add";
+  else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0) entry.action = "change";
+  return entry;
+}
+
+const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
+
+function diffArtifacts(entry: PlanEntry, recorded: { store: string; path: string; hash: string }[], input: PlanInput): void {
+  const wanted = new Set(entry.artifacts.map(artifactId));
+  for (const artifact of entry.artifacts) {
+    const id = artifactId(artifact);
+    const current = input.current.get(id) ?? null;
+    const record = recorded.find((r) => artifactId(r) === id);
+    if (current !== null && current === artifact.content) continue;
+    if (current === null) {
+      if (record) entry.drift.push(`${artifact.path} was deleted`);
+      entry.writes.push({ artifact, content: artifact.content, current, why: record ? "deleted" : "new" });
+    } else if (record && contentHash(current) === record.hash) {
+      entry.writes.push({ artifact, content: artifact.content, current, why: "changed" });
+    } else if (record) {
+      entry.drift.push(`${artifact.path} was edited`);
+      entry.writes.push({ artifact, content: artifact.content, current, why: "edited" });
+    } else if (input.adopt) {
+      entry.writes.push({ artifact, content: artifact.content, current, why: "adopted" });
+    } else {
+      entry.conflicts.push(artifact.path);
+    }
+  }
+  for (const record of recorded) {
+    if (wanted.has(artifactId(record))) continue;
+    const current = input.current.get(artifactId(record)) ?? null;
+    if (current !== null) entry.writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: "obsolete" });
+  }
+}
+
+/** Desired state: `desired` when given, else fspec's rule (exec: running; distro unit: unmanaged). */
+export function desiredOf(service: Extract<Resource, { type: "service" }>): { state?: "running" | "stopped"; enabled: boolean } {
+  if (service.desired) return service.desired;
+  return service.exec !== undefined ? { state: "running", enabled: true } : { enabled: true };
+}
+
+function planService(
+  service: Extract<Resource, { type: "service" }>,
+  observation: Observation | undefined,
+  filesChanged: boolean,
+  ops: Set<Operation>,
+  reasons: string[],
+): void {
+  const desired = desiredOf(service);
+  const known = observation?.exists === true;
+  if (!known || observation?.enabled === undefined) {
+    if (!known && desired.enabled) ops.add("enable");
+  } else if (observation.enabled !== desired.enabled) {
+    ops.add(desired.enabled ? "enable" : "disable");
+    reasons.push(desired.enabled ? "not enabled at boot, want enabled" : "enabled at boot, want disabled");
+  }
+  if (desired.state === "running") {
+    if (!known) ops.add("start");
+    else if (observation?.state === "stopped") {
+      ops.add("start");
+      reasons.push("stopped, want running");
+    } else if (filesChanged) ops.add("restart");
+  } else if (desired.state === "stopped" && observation?.state === "running") {
+    ops.add("stop");
+    reasons.push("running, want stopped");
+  }
+}
+
+function planTimer(observation: Observation | undefined, filesChanged: boolean, ops: Set<Operation>): void {
+  const known = observation?.exists === true;
+  if (!known || observation?.enabled === false) ops.add("enable");
+  if (!known || observation?.state === "stopped") ops.add("start");
+  else if (filesChanged) ops.add("restart");
+}
+
+function planTriggers(
+  key: string,
+  service: Extract<Resource, { type: "service" }>,
+  observation: Observation | undefined,
+  input: PlanInput,
+  planned: Map<string, PlanEntry>,
+  ops: Set<Operation>,
+  reasons: string[],
+  problems: TendError[],
+): void {
+  const desired = desiredOf(service);
+  if ((service.reloadOn?.length ?? 0) > 0 && !service.reloadSignal && observation?.canReload !== true) {
+    problems.push(errors.cannotReload(key, INIT_DISPLAY_NAMES[input.host.init]));
+  }
+  if (desired.state === "stopped") return;
+  for (const [field, op] of [
+    ["restartOn", "restart"],
+    ["reloadOn", "reload"],
+  ] as const) {
+    for (const ref of service[field] ?? []) {
+      const trigger = planned.get(canonicalReference(ref)!);
+      if (!trigger || trigger.action === "none") continue;
+      reasons.push(`${trigger.key} changed, ${field} matched`);
+      if (op === "reload" && observation?.state !== "running") continue;
+      ops.add(op);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Artifact } from "../contract/artifact.js";
+import type { RenderContext } from "../contract/context.js";
+import type { Observation } from "../contract/observation.js";
+import type { ProviderDefinition } from "../contract/provider.js";
+import type { Runner } from "../contract/runner.js";
+import { errors } from "../errors/catalogue.js";
+import { TendError, TendErrors } from "../errors/tend-error.js";
+import { LocalHostFiles } from "../execute/host-files.js";
+import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
+import type { Resource } from "../model/resource-schema.js";
+import { artifactId } from "../plan/artifact-id.js";
+import { checkCapabilities } from "../plan/check-capabilities.js";
+import { planChanges } from "../plan/plan-changes.js";
+import type { Plan } from "../plan/plan-types.js";
+import { ExecaRunner } from "../runner/execa-runner.js";
+import { findSpec } from "../spec/find-spec.js";
+import { loadSpec, type Spec } from "../spec/load-spec.js";
+import type { StateFile } from "../state/state-file.js";
+import { stateDir, StateStore } from "../state/state-store.js";
+import { fileArtifacts } from "./core-artifacts.js";
+import { inScope } from "./in-scope.js";
+import { providerContext, type ContextParts } from "./provider-context.js";
+import { ProviderRegistry } from "./provider-registry.js";
+
+export interface SessionOptions extends HostOptions {
+  /** `-f SPEC`. */
+  spec?: string;
+  cwd?: string;
+  runner?: Runner;
+  /** Where tend itself is installed (discovery's second starting point). */
+  toolDir?: string;
+  log?: (line: string) => void;
+}
+
+/** Everything one command works with: the host, the spec, the providers, files and state. */
+export class Session {
+  readonly parts: ContextParts;
+  readonly stateStore: StateStore;
+
+  private constructor(
+    readonly host: Host,
+    readonly spec: Spec,
+    readonly registry: ProviderRegistry,
+    readonly root: string | undefined,
+    runner: Runner,
+    log: (line: string) => void,
+  ) {
+    const files = new LocalHostFiles(root, host.scope);
+    this.parts = { facts: host.facts, scope: host.scope, runner, files, root, log };
+    this.stateStore = new StateStore(files, stateDir(host.scope));
+  }
+
+  static async open(options: SessionOptions): Promise<Session> {
+    const host = resolveHost(options);
+    const file = findSpec(options.spec, options.cwd);
+    const spec = await loadSpec(file, host.facts);
+    const toolDir = options.toolDir ?? dirname(fileURLToPath(import.meta.url));
+    const registry = new ProviderRegistry(dirname(file), toolDir, spec.providers);
+    return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
+  }
+
+  get files(): LocalHostFiles {
+    return this.parts.files;
+  }
+
+  /** The declared resources this run manages. */
+  scopeResources(): Resource[] {
+    return this.spec.resources.filter((r) => inScope(r, this.host.scope));
+  }
+
+  renderContext(): RenderContext {
+    return { host: this.host.facts, init: this.host.facts.init, scope: this.host.scope };
+  }
+
+  /** Providers for each resource; collects every missing one into one error. */
+  async assignProviders(resources: Resource[]): Promise<Map<string, ProviderDefinition>> {
+    const assigned = new Map<string, ProviderDefinition>();
+    const problems: TendError[] = [];
+    for (const resource of resources) {
+      if (resource.type === "file") continue;
+      const key = `${resource.type}:${resource.name}`;
+      try {
+        assigned.set(key, await this.registry.providerFor(this.host.facts.init, resource.type, key));
+      } catch (error) {
+        if (!TendError.isInstance(error)) throw error;
+        if (!problems.some((p) => p.message === error.message)) problems.push(error);
+      }
+    }
+    if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
+    return assigned;
+  }
+
+  /** Renders resources, after checking each can be expressed here; every error at once. */
+  renderAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, ctx: RenderContext = this.renderContext()): Map<string, Artifact[]> {
+    const rendered = new Map<string, Artifact[]>();
+    const problems: TendError[] = [];
+    const owners = new Map<string, string>();
+    for (const resource of resources) {
+      const key = `${resource.type}:${resource.name}`;
+      const provider = assigned.get(key);
+      try {
+        if (provider) {
+          const found = [...checkCapabilities(resource, provider, ctx.init), ...(provider.check?.(resource, ctx) ?? [])];
+          if (found.length > 0) {
+            problems.push(...found.map((e) => e.at({ resource: key, provider: provider.name, file: this.spec.file })));
+            continue;
+          }
+        }
+        const artifacts = provider ? provider.render(resource, ctx) : fileArtifacts(resource as Extract<Resource, { type: "file" }>);
+        for (const artifact of artifacts) {
+          const id = artifactId(artifact);
+          const owner = owners.get(id);
+          if (owner && artifact.store !== "directory") problems.push(errors.duplicate(key, `would write ${artifact.path}, as ${owner} does`, { file: this.spec.file }));
+          owners.set(id, key);
+        }
+        rendered.set(key, artifacts);
+      } catch (error) {
+        problems.push(asTendError(error, key, provider?.name));
+      }
+    }
+    if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
+    return rendered;
+  }
+
+  /** Reads what the host holds for each artifact, batched per store. */
+  async readArtifacts(artifacts: Pick<Artifact, "store" | "path">[], state: StateFile, providers: ProviderDefinition[]): Promise<Map<string, string | null>> {
+    const current = new Map<string, string | null>();
+    const byStore = new Map<string, string[]>();
+    for (const artifact of artifacts) {
+      const store = artifact.store ?? "file";
+      const list = byStore.get(store) ?? [];
+      if (!list.includes(artifact.path)) list.push(artifact.path);
+      byStore.set(store, list);
+    }
+    for (const [store, paths] of byStore) {
+      if (store === "file" || store === "symlink" || store === "directory") {
+        for (const path of paths) current.set(artifactId({ store, path }), await this.readCoreArtifact(store, path));
+        continue;
+      }
+      const provider = providers.find((p) => p.stores?.[store]);
+      if (!provider) throw errors.spec(`no loaded provider defines the artifact store \`${store}\``);
+      const ctx = providerContext(this.parts, state, provider.name);
+      const values = await provider.stores![store]!.read(paths, ctx);
+      for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
+    }
+    return current;
+  }
+
+  private async readCoreArtifact(store: string, path: string): Promise<string | null> {
+    const files = this.parts.files;
+    if (store === "symlink") return files.readLink(path);
+    if (store === "directory") return (await files.isDirectory(path)) ? "" : null;
+    return files.readFile(path);
+  }
+
+  /** One `observe` call per provider, with all of its resources. */
+  async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile): Promise<Map<string, Observation>> {
+    const observations = new Map<string, Observation>();
+    for (const [provider, list] of groupByProvider(resources, assigned)) {
+      const ctx = providerContext(this.parts, state, provider.name);
+      try {
+        const found = await provider.observe(list, ctx);
+        for (const [key, value] of found) observations.set(key, value);
+      } catch (error) {
+        throw asTendError(error, undefined, provider.name);
+      }
+    }
+    return observations;
+  }
+
+  /** Observes the host and computes the plan (read-only). */
+  async buildPlan(options: { adopt?: boolean } = {}): Promise<{ plan: Plan; state: StateFile; assigned: Map<string, ProviderDefinition> }> {
+    const state = await this.stateStore.load();
+    const resources = this.scopeResources();
+    const recorded = Object.entries(state.resources).filter(([key]) => !resources.some((r) => `${r.type}:${r.name}` === key));
+    const assigned = await this.assignProviders([...resources, ...recorded.map(([, r]) => r.resource)]);
+    const rendered = this.renderAll(resources, assigned);
+    const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
+    const providers = [...new Set(assigned.values())];
+    const current = await this.readArtifacts(artifacts, state, providers);
+    const observations = await this.observeAll(resources, assigned, state);
+    const hostProblems: TendError[] = [];
+    for (const [provider, list] of groupByProvider(resources, assigned)) {
+      if (!provider.checkHost) continue;
+      const found = await provider.checkHost(list, observations, providerContext(this.parts, state, provider.name));
+      hostProblems.push(...found.map((e) => e.at({ provider: provider.name, file: this.spec.file })));
+    }
+    if (hostProblems.length > 0) throw hostProblems.length === 1 ? hostProblems[0]! : new TendErrors(hostProblems);
+    const providerInfo = new Map<string, { name: string; refused: import("../contract/change.js").Operation[] }>();
+    for (const resource of [...resources, ...recorded.map(([, r]) => r.resource)]) {
+      const key = `${resource.type}:${resource.name}`;
+      const provider = assigned.get(key);
+      if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource) ?? [] });
+    }
+    const plan = planChanges({
+      host: this.host.facts,
+      scope: this.host.scope,
+      resources,
+      state,
+      providers: providerInfo,
+      rendered,
+      current,
+      observations,
+      adopt: options.adopt ?? false,
+    });
+    return { plan, state, assigned };
+  }
+
+  /** The lock file for this scope (as root for another user: under /run, never in their home). */
+  lockPath(): string {
+    const scope = this.host.scope;
+    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0 && !this.root) return `/run/tend/user-${scope.uid}.lock`;
+    return this.parts.files.real(join(this.stateStore.dir, "lock"));
+  }
+}
+
+function groupByProvider(resources: Resource[], assigned: Map<string, ProviderDefinition>): Map<ProviderDefinition, Resource[]> {
+  const groups = new Map<ProviderDefinition, Resource[]>();
+  for (const resource of resources) {
+    const provider = assigned.get(`${resource.type}:${resource.name}`);
+    if (!provider) continue;
+    groups.set(provider, [...(groups.get(provider) ?? []), resource]);
+  }
+  return groups;
+}
+
+/** Any error a provider throws becomes a TendError stamped with the provider and resource. */
+export function asTendError(error: unknown, resource: string | undefined, provider: string | undefined): TendError {
+  const stamped = TendError.isInstance(error)
+    ? error
+    : new TendError("TEND_PROVIDER_FAILED", `${provider ?? "a provider"} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  return stamped.at({ ...(resource ? { resource } : {}), ...(provider ? { provider } : {}) });
+}

@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import type { HostFacts } from "../contract/host.js";
+import { errors } from "../errors/catalogue.js";
+import { TendError } from "../errors/tend-error.js";
+import type { ResourceList, TendConfig } from "../model/builders.js";
+import type { RawSpec } from "./load-yaml-spec.js";
+
+/**
+ * Loads `tend.config.{ts,mts,js,mjs}` with no build step. `@tend/core` inside the spec resolves
+ * to this very copy, so a spec anywhere on disk works with an installed `tend`.
+ */
+export async function loadModuleSpec(file: string, host: HostFacts): Promise<RawSpec> {
+  const { createJiti } = await import("jiti");
+  const coreEntry = fileURLToPath(new URL("../index.js", import.meta.url));
+  const jiti = createJiti(import.meta.url, { alias: { "@tend/core": coreEntry }, moduleCache: false, fsCache: false, tryNative: false });
+  let exported: unknown;
+  try {
+    exported = await jiti.import(file, { default: true });
+  } catch (error) {
+    if (TendError.isInstance(error)) throw error.at({ file });
+    throw errors.spec(`${file} could not be loaded: ${(error as Error).message.split("\n")[0]}`, { file, cause: error });
+  }
+  const config = toConfig(exported, file);
+  let list: ResourceList;
+  try {
+    list = await config.resources(host);
+  } catch (error) {
+    if (TendError.isInstance(error)) throw error.at({ file });
+    throw errors.spec(`${file} failed while building the resource list: ${(error as Error).message}`, { file, cause: error });
+  }
+  const resources = flatten(list);
+  return { resources, locate: () => ({ file }), ...(config.providers ? { providers: config.providers } : {}) };
+}
+
+function toConfig(exported: unknown, file: string): TendConfig {
+  if (typeof exported === "function") return { resources: exported as TendConfig["resources"] };
+  if (Array.isArray(exported)) return { resources: () => exported as ResourceList };
+  if (exported && typeof exported === "object" && typeof (exported as TendConfig).resources === "function") return exported as TendConfig;
+  throw errors.spec(`${file} must export default defineConfig(host => [...]) or a list of resources`, { file });
+}
+
+function flatten(list: ResourceList): unknown[] {
+  if (!Array.isArray(list)) throw errors.spec("the spec's resources must be a list");
+  const out: unknown[] = [];
+  for (const item of list) {
+    if (item === false || item === null || item === undefined) continue;
+    if (Array.isArray(item)) out.push(...flatten(item));
+    else out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import type { HostFacts } from "../contract/host.js";
+import type { Resource } from "../model/resource-schema.js";
+import { validateSpec } from "../model/validate-spec.js";
+import { loadModuleSpec } from "./load-module-spec.js";
+import { loadYamlSpec } from "./load-yaml-spec.js";
+
+export interface Spec {
+  file: string;
+  resources: Resource[];
+  /** Provider packages the spec names explicitly. */
+  providers: string[];
+}
+
+/** Loads and validates a spec file (YAML or a config module). */
+export async function loadSpec(file: string, host: HostFacts): Promise<Spec> {
+  const raw = /\.ya?ml$/.test(file) ? await loadYamlSpec(file) : await loadModuleSpec(file, host);
+  const resources = validateSpec(raw.resources, raw.locate);
+  return { file, resources, providers: raw.providers ?? [] };
+}

@@ -1,0 +1,51 @@
+import { readFile } from "node:fs/promises";
+import { isMap, LineCounter, parseAllDocuments, type Document } from "yaml";
+import { errors } from "../errors/catalogue.js";
+import type { ErrorLocation } from "../errors/tend-error.js";
+import type { Locate } from "../model/validate-spec.js";
+
+export interface RawSpec {
+  resources: unknown[];
+  locate: Locate;
+  providers?: string[];
+}
+
+const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file" };
+
+/** Reads `tend.yaml`: one resource per document, Datum-style (`tend: v1alpha1`, `type: Service`). */
+export async function loadYamlSpec(file: string): Promise<RawSpec> {
+  const text = await readFile(file, "utf8");
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  if (!Array.isArray(documents)) throw errors.spec(`${file} is not a YAML stream`, { file });
+  const kept: Document[] = [];
+  const resources: unknown[] = [];
+  for (const doc of documents) {
+    const at = (offset: number | undefined): ErrorLocation => ({ file, ...(offset !== undefined ? { line: lineCounter.linePos(offset).line } : {}) });
+    if (doc.errors.length > 0) {
+      const first = doc.errors[0]!;
+      throw errors.spec(`${file} is not valid YAML: ${first.message.split("\n")[0]}`, at(first.pos[0]));
+    }
+    if (doc.contents === null) continue;
+    if (!isMap(doc.contents)) throw errors.spec("each YAML document must be one resource (a mapping)", at(doc.contents.range?.[0]));
+    const value = doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>;
+    const version = value.tend;
+    if (version !== "v1alpha1") {
+      throw errors.spec(`each document needs \`tend: v1alpha1\`${version === undefined ? "" : `, not \`${String(version)}\``}`, { ...at(doc.contents.range?.[0]), field: "tend" });
+    }
+    const { tend: _version, type, ...fields } = value;
+    const lowered = typeof type === "string" ? TYPES[type.toLowerCase()] : undefined;
+    resources.push({ type: lowered ?? type, ...fields });
+    kept.push(doc);
+  }
+  const locate: Locate = (index, path) => {
+    const doc = kept[index];
+    if (!doc) return { file };
+    for (let depth = path.length; depth >= 0; depth -= 1) {
+      const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === "object" && node.range) return { file, line: lineCounter.linePos(node.range[0]).line };
+    }
+    return { file };
+  };
+  return { resources, locate };
+}

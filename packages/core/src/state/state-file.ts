@@ -1,0 +1,33 @@
+import type { Operation } from "../contract/change.js";
+import type { Resource } from "../model/resource-schema.js";
+
+/** One artifact tend wrote, as recorded: where, in which store, and the hash of what it wrote. */
+export interface RecordedArtifact {
+  store: string;
+  path: string;
+  hash: string;
+  /** For a directory: entries the init creates inside it, removed with it. */
+  ephemeral?: string[];
+}
+
+export interface RecordedResource {
+  resource: Resource;
+  provider: string;
+  artifacts: RecordedArtifact[];
+  /** Operations an apply set out to do and had not finished (the journal a rerun resumes). */
+  pending?: Operation[];
+}
+
+/** The state file: every resource tend manages in one scope and every file it wrote. */
+export interface StateFile {
+  version: 1;
+  /** Incremented on every save. */
+  serial: number;
+  resources: Record<string, RecordedResource>;
+  /** Small bags providers keep (s6's database generation, a replaced default target). */
+  providers: Record<string, Record<string, unknown>>;
+}
+
+export function emptyState(): StateFile {
+  return { version: 1, serial: 0, resources: {}, providers: {} };
+}
