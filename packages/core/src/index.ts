@@ -44,7 +44,7 @@ export { ScopeLock } from "./state/lock.js";
 export { Session, type SessionOptions } from "./session/session.js";
 export { ProviderRegistry } from "./session/provider-registry.js";
 export { inScope } from "./session/in-scope.js";
-export { applyPlan, type ApplyReport } from "./execute/apply-plan.js";
+export { applyPlan, ApplyAborted, type ApplyReport } from "./execute/apply-plan.js";
 export { verifyServices, DEFAULT_SETTLE_MS } from "./execute/verify-services.js";
 export { findProviders, isProviderPackageName } from "./discovery/find-providers.js";
 export { firstPartyPackage, type FoundProvider, type ProviderManifest } from "./discovery/provider-manifest.js";

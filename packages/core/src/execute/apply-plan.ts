@@ -13,6 +13,14 @@ import { asTendError, type Session } from "../session/session.js";
 import type { RecordedArtifact, StateFile } from "../state/state-file.js";
 import { verifyServices, type VerifyTarget } from "./verify-services.js";
 
+/** Thrown when an apply is told to stop (SIGINT, SIGTERM, SIGHUP): the current step finished and the state is saved. */
+export class ApplyAborted extends Error {
+  constructor() {
+    super("apply stopped by a signal after finishing its current step; run apply again to finish");
+    this.name = "ApplyAborted";
+  }
+}
+
 export interface ApplyReport {
   ok: boolean;
   /** What was done, one line per step (`service:web: restarted`). */
@@ -33,7 +41,7 @@ export async function applyPlan(
   plan: Plan,
   state: StateFile,
   assigned: Map<string, ProviderDefinition>,
-  options: { adopt?: boolean } = {},
+  options: { adopt?: boolean; signal?: AbortSignal } = {},
 ): Promise<ApplyReport> {
   const lines: string[] = [];
   const failures: TendError[] = [];
@@ -46,6 +54,7 @@ export async function applyPlan(
   const ctxFor = (provider: ProviderDefinition) => providerContext(parts, state, provider.name);
   const providerOf = (entry: PlanEntry) => assigned.get(entry.key);
   const fail = (entry: PlanEntry, error: unknown) => {
+    if (error instanceof ApplyAborted) throw error;
     failed.add(entry.key);
     failures.push(asTendError(error, entry.key, providerOf(entry)?.name));
   };
@@ -56,7 +65,10 @@ export async function applyPlan(
   const active = plan.entries.filter((e) => e.action !== "none");
   if (active.length === 0) return { ok: true, lines, failures };
   const backupDir = join(session.stateStore.dir, "backups", new Date().toISOString().replace(/[:.]/g, "-"));
-  const save = () => session.stateStore.save(state);
+  const save = async () => {
+    await session.stateStore.save(state);
+    if (options.signal?.aborted) throw new ApplyAborted();
+  };
 
   // 1. Journal what this apply sets out to do, before touching anything.
   for (const entry of active) {
@@ -137,7 +149,7 @@ export async function applyPlan(
       if (provider) {
         const ctx = ctxFor(provider);
         await provider.apply(toChange(entry), ctx);
-        if (entry.resource.type === "service" && !session.root && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
+        if (entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
           verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx });
         }
       }
@@ -155,7 +167,7 @@ export async function applyPlan(
   }
 
   // 6. Verification: up, and still up with the same identity after the settle window.
-  if (!session.root && verifyTargets.length > 0) {
+  if (!session.offline && verifyTargets.length > 0) {
     const problems = await verifyServices(verifyTargets, (ms) => new Promise((r) => setTimeout(r, ms)));
     for (const problem of problems) {
       failed.add(problem.location.resource ?? "");
@@ -164,7 +176,7 @@ export async function applyPlan(
     for (const target of verifyTargets) if (!failed.has(target.key)) log(`${target.key}: verified`);
   }
   // 7. The state the spec asked for is the state the init reports.
-  if (!session.root) failures.push(...(await checkDesired(session, active, assigned, state, failed)));
+  if (!session.offline) failures.push(...(await checkDesired(session, active, assigned, state, failed)));
   await save();
   return { ok: failures.length === 0, lines, failures };
 }

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { lstat, mkdir, open, rename, symlink, unlink, chown, readlink } from "node:fs/promises";
+import { lstat, mkdir, open, rename, stat, symlink, unlink, chown, readlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { errors } from "../errors/catalogue.js";
@@ -13,17 +13,22 @@ function tempName(path: string): string {
   return join(dirname(path), `.${basename(path)}.tend-${process.pid}-${randomBytes(4).toString("hex")}`);
 }
 
-/** Creates missing folders of `dir`, each with `mode` and the given owner. */
+/**
+ * Creates missing folders of `dir`, each with `mode` and the given owner. Existing folders may be
+ * reached through system symlinks (`/var/run`); writes into a user's home run as that user, so a
+ * link the user planted can only lead where the user could write anyway.
+ */
 export async function ensureDir(dir: string, mode = 0o755, owner: Ownership = {}): Promise<void> {
   const missing: string[] = [];
   let current = dir;
   for (;;) {
     try {
-      const stat = await lstat(current);
-      if (!stat.isDirectory()) throw errors.unsafePath(current, "it is not a folder (a symlink or a file is in the way)");
+      const info = await stat(current);
+      if (!info.isDirectory()) throw errors.unsafePath(current, "it is not a folder (a file is in the way)");
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
       missing.unshift(current);
       const parent = dirname(current);
       if (parent === current) break;

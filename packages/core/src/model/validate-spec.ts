@@ -57,7 +57,8 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   if (issue.path[0] === "desired" && issue.path.length === 2 && issue.code === "invalid_type") {
     return errors.invalidField(ref, "desired", "needs both `state` (running or stopped) and `enabled` (true or false); neither has a default", location);
   }
-  return errors.invalidField(ref, field || "type", issue.message, location);
+  const message = issue.code === "invalid_key" ? ((issue as { issues?: { message: string }[] }).issues?.[0]?.message ?? issue.message) : issue.message;
+  return errors.invalidField(ref, field || "type", message, location);
 }
 
 function refsOf(resource: Resource, field: "requires" | "restartOn" | "reloadOn"): string[] {

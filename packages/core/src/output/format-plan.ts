@@ -14,6 +14,11 @@ export function formatPlan(plan: Plan, paint: Paint = painter(false)): string {
 
 function formatEntry(entry: PlanEntry, paint: Paint): string[] {
   const detail = (label: string, text: string) => `      ${paint.dim(label)}  ${text}`;
+  const conflict =
+    entry.conflicts.length > 0
+      ? [`  ${paint.red("!")} ${entry.key} conflict: ${entry.conflicts.join(", ")} exists and tend did not write it; apply refuses it without --adopt`]
+      : [];
+  if (entry.action === "add" && conflict.length > 0) return conflict;
   switch (entry.action) {
     case "none":
       return [];
@@ -22,10 +27,7 @@ function formatEntry(entry: PlanEntry, paint: Paint): string[] {
     case "remove":
       return [`  ${paint.red("-")} ${entry.key}`];
     case "change": {
-      const out: string[] = [];
-      if (entry.conflicts.length > 0) {
-        out.push(`  ${paint.red("!")} ${entry.key} conflict: ${entry.conflicts.join(", ")} exists and tend did not write it; apply refuses it without --adopt`);
-      }
+      const out: string[] = [...conflict];
       if (entry.drift.length > 0) out.push(`  ${paint.yellow("!")} ${entry.key} drifted: ${entry.drift.join("; ")}`);
       const what = entry.ops.length > 0 ? entry.ops.join(", ") : entry.writes.length > 0 ? "rewrite its files" : "";
       if (out.length === 0) out.push(`  ${paint.yellow("~")} ${entry.key}  ${what}`);

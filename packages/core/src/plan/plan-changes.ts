@@ -25,6 +25,8 @@ export interface PlanInput {
   current: Map<string, string | null>;
   observations: Map<string, Observation>;
   adopt: boolean;
+  /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
+  offline?: boolean;
 }
 
 /**
@@ -81,7 +83,8 @@ function summaryOf(resource: Resource): string {
 function planResource(key: string, resource: Resource, input: PlanInput, planned: Map<string, PlanEntry>, problems: TendError[]): PlanEntry {
   const record = input.state.resources[key];
   const artifacts = input.rendered.get(key) ?? [];
-  const observation = input.observations.get(key);
+  const observed = input.observations.get(key);
+  const observation = observed && input.offline ? { ...observed, state: undefined } : observed;
   const provider = input.providers.get(key);
   const entry: PlanEntry = {
     key,
@@ -104,7 +107,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const reasons: string[] = [];
   if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
   if (resource.type === "timer") planTimer(observation, filesChanged, ops);
-  if (resource.type === "service") planTriggers(key, resource, observation, input, planned, ops, reasons, problems);
+  if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, problems);
   for (const op of record?.pending ?? []) {
     if (!ops.has(op)) {
       ops.add(op);
@@ -112,6 +115,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     }
   }
   for (const op of provider?.refused ?? []) ops.delete(op);
+  if (input.offline) for (const op of RUNTIME_OPS) ops.delete(op);
   if (ops.has("start") && ops.has("restart")) ops.delete("restart");
   if ((ops.has("start") || ops.has("restart")) && ops.has("reload")) ops.delete("reload");
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
@@ -121,6 +125,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   return entry;
 }
 
+const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
 const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
 function diffArtifacts(entry: PlanEntry, recorded: { store: string; path: string; hash: string }[], input: PlanInput): void {

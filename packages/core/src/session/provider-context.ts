@@ -10,6 +10,8 @@ export interface ContextParts {
   runner: Runner;
   files: LocalHostFiles;
   root: string | undefined;
+  /** Under `--root`: write and enable offline, start nothing. */
+  offline: boolean;
   log: (line: string) => void;
 }
 
@@ -22,8 +24,8 @@ export function providerContext(parts: ContextParts, state: StateFile, providerN
     scope: parts.scope,
     run: parts.runner,
     files: parts.files,
-    ...(parts.root ? { root: parts.root } : {}),
-    offline: parts.root !== undefined,
+    ...(parts.root && parts.offline ? { root: parts.root } : {}),
+    offline: parts.offline,
     state: {
       get: <T>(key: string) => bag[key] as T | undefined,
       set: (key: string, value: unknown) => {

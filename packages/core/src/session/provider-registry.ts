@@ -41,11 +41,27 @@ export class ProviderRegistry {
     this.problems = [...problems, ...discovered.problems];
   }
 
-  /** The package serving `type` on `init`: first-party `@tend/provider-<init>` first, then others in discovery order. */
+  /**
+   * The package serving `type` on `init`: one the spec lists explicitly first, then first-party
+   * `@tend/provider-<init>`, then others in discovery order.
+   */
   packageFor(init: InitName, type: ResourceType): FoundProvider | undefined {
     const serving = this.found.filter((p) => p.manifest.inits.includes(init) && p.manifest.types.includes(type));
     const preferred = firstPartyPackage(init, type);
-    return serving.find((p) => p.packageName === preferred) ?? serving[0];
+    return serving.find((p) => p.origin === "listed in the spec") ?? serving.find((p) => p.packageName === preferred) ?? serving[0];
+  }
+
+  /** Registers an already loaded provider (programmatic use and tests). */
+  register(provider: ProviderDefinition, packageName = `tend-provider-${provider.name}`): void {
+    this.found.unshift({
+      packageName,
+      version: "0.0.0",
+      dir: "",
+      entry: "",
+      manifest: { apiVersion: provider.apiVersion, inits: provider.serves.inits, types: provider.serves.types },
+      origin: "listed in the spec",
+    });
+    this.loaded.set(packageName, Promise.resolve({ provider }));
   }
 
   async load(found: FoundProvider): Promise<ProviderDefinition> {

@@ -46,9 +46,10 @@ export class Session {
     readonly root: string | undefined,
     runner: Runner,
     log: (line: string) => void,
+    offline = root !== undefined,
   ) {
     const files = new LocalHostFiles(root, host.scope);
-    this.parts = { facts: host.facts, scope: host.scope, runner, files, root, log };
+    this.parts = { facts: host.facts, scope: host.scope, runner, files, root, offline, log };
     this.stateStore = new StateStore(files, stateDir(host.scope));
   }
 
@@ -59,6 +60,16 @@ export class Session {
     const toolDir = options.toolDir ?? dirname(fileURLToPath(import.meta.url));
     const registry = new ProviderRegistry(dirname(file), toolDir, spec.providers);
     return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
+  }
+
+  /** A session from parts already at hand (programmatic use and tests); no discovery from disk beyond `registry`. */
+  static fromParts(parts: { host: Host; spec: Spec; registry: ProviderRegistry; root?: string; offline?: boolean; runner: Runner; log?: (line: string) => void }): Session {
+    return new Session(parts.host, parts.spec, parts.registry, parts.root, parts.runner, parts.log ?? (() => undefined), parts.offline);
+  }
+
+  /** Under `--root`: nothing is started and nothing verified. */
+  get offline(): boolean {
+    return this.parts.offline;
   }
 
   get files(): LocalHostFiles {
@@ -204,6 +215,7 @@ export class Session {
       current,
       observations,
       adopt: options.adopt ?? false,
+      offline: this.offline,
     });
     return { plan, state, assigned };
   }

@@ -1,0 +1,81 @@
+import { defineProvider, type Observation, type Probe, type Resource } from "../index.js";
+
+/** The simulated init's runtime state: what a real init would remember. */
+export interface SimUnit {
+  enabled: boolean;
+  running: boolean;
+  pid: number;
+  canReload?: boolean;
+}
+
+/**
+ * A minimal provider for core tests: renders a config file and an enable link per service under
+ * /etc/sim, and keeps the "init" in memory. Every operation also goes through the runner, so
+ * command sequences can be asserted. Not shipped: tests only.
+ */
+export function simProvider(units = new Map<string, SimUnit>(), options: { crashOnStart?: Set<string> } = {}) {
+  let nextPid = 100;
+  const unitName = (r: Resource) => (r.type === "service" && r.exec === undefined ? r.name : `tend-${r.name}`);
+  return {
+    units,
+    provider: defineProvider({
+      apiVersion: 1,
+      name: "sim",
+      serves: { inits: ["runit"], types: ["service", "timer"] },
+      capabilities: { service: { distroUnits: true, reloadSignal: true }, timer: {} },
+      render(resource) {
+        if (resource.type === "service" && resource.exec === undefined) return [];
+        const body = JSON.stringify(resource.type === "timer" ? { exec: resource.exec, schedule: resource.schedule } : { exec: resource.type === "service" ? resource.exec : "", env: resource.type === "service" ? (resource.env ?? {}) : {} });
+        return [{ path: `/etc/sim/tend-${resource.name}.conf`, content: `# Managed by tend. Edits are overwritten on the next apply.\n${body}\n`, mode: 0o644 }];
+      },
+      async observe(resources, ctx) {
+        await ctx.run.run({ argv: ["simctl", "status", ...resources.map(unitName)] });
+        const out = new Map<string, Observation>();
+        for (const r of resources) {
+          const unit = units.get(unitName(r));
+          out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.canReload ? { canReload: true } : {}) } : { exists: false });
+        }
+        return out;
+      },
+      async apply(change, ctx) {
+        const name = unitName(change.resource);
+        for (const op of change.ops) {
+          await ctx.run.run({ argv: ["simctl", op, "--", name] });
+          const unit = units.get(name) ?? { enabled: false, running: false, pid: 0 };
+          units.set(name, unit);
+          if (op === "enable") unit.enabled = true;
+          if (op === "disable") unit.enabled = false;
+          if (op === "stop") unit.running = false;
+          if (op === "start" || op === "restart") {
+            if (ctx.offline) continue;
+            unit.running = !options.crashOnStart?.has(name);
+            unit.pid = nextPid++;
+          }
+        }
+      },
+      async remove(change, ctx) {
+        const name = unitName(change.resource);
+        await ctx.run.run({ argv: ["simctl", "disable", "--now", "--", name] });
+        if (change.resource.type === "service" && change.resource.exec === undefined) {
+          const unit = units.get(name);
+          if (unit) unit.enabled = false;
+        } else units.delete(name);
+      },
+      async afterWrites(_changes, paths, ctx) {
+        if (paths.some((p) => p.startsWith("/etc/sim/"))) await ctx.run.run({ argv: ["simctl", "reload-config"] });
+      },
+      async probe(resources) {
+        const out = new Map<string, Probe>();
+        for (const r of resources) {
+          const unit = units.get(unitName(r));
+          out.set(`${r.type}:${r.name}`, { up: Boolean(unit?.running), identity: String(unit?.pid ?? 0), detail: unit?.running ? `running pid ${unit.pid}` : "down" });
+        }
+        return out;
+      },
+      startTimeoutMs: 50,
+      async logs(resource) {
+        return [`${unitName(resource)}: exited 1`];
+      },
+    }),
+  };
+}

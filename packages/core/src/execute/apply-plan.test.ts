@@ -1,0 +1,172 @@
+import { readFile, writeFile, mkdir, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { simProvider, type SimUnit } from "../__fixtures__/sim-provider.js";
+import { simSession } from "../__fixtures__/sim-session.js";
+import { applyPlan, formatPlan, TendError, type ProviderDefinition } from "../index.js";
+
+const FAST = { verify: { settle: 0.05 } };
+const WEB = { type: "service", name: "web", exec: "/opt/web --port 8080", restartOn: ["file:conf"], requires: ["file:conf"], ...FAST };
+const CONF = { type: "file", name: "conf", path: "/etc/web/web.conf", content: "port = 8080\n" };
+
+async function cycle(resources: unknown[], provider: ProviderDefinition, root?: string, adopt = false) {
+  const { session, runner, root: dir } = await simSession(resources, [provider], root ? { root } : {});
+  const { plan, state, assigned } = await session.buildPlan({ adopt });
+  const report = await applyPlan(session, plan, state, assigned, { adopt });
+  return { plan, report, runner, root: dir, session };
+}
+
+describe("apply", () => {
+  it("adds, then a second plan has nothing to do", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    expect(formatPlan(first.plan)).toBe(
+      "host testhost (runit)\n  + file:conf  /etc/web/web.conf\n  + service:web  /opt/web --port 8080\n  2 to add, 0 to change, 0 to remove\n",
+    );
+    expect(first.report.failures).toEqual([]);
+    expect(first.runner.lines).toEqual(["simctl status tend-web", "simctl reload-config", "simctl enable -- tend-web", "simctl start -- tend-web", "simctl status tend-web"]);
+    expect(await readFile(join(first.root, "etc/web/web.conf"), "utf8")).toBe("port = 8080\n");
+    expect(sim.units.get("tend-web")).toMatchObject({ enabled: true, running: true });
+    const second = await cycle([CONF, WEB], sim.provider, first.root);
+    expect(second.plan.entries.every((e) => e.action === "none")).toBe(true);
+    expect(second.runner.lines).toEqual(["simctl status tend-web"]);
+  });
+
+  it("reports an edited file as drift, restores it and keeps the edit", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    const unit = join(first.root, "etc/sim/tend-web.conf");
+    await writeFile(unit, "hand edit\n");
+    const second = await cycle([CONF, WEB], sim.provider, first.root);
+    expect(formatPlan(second.plan)).toContain("  ! service:web drifted: /etc/sim/tend-web.conf was edited\n      then  restart\n");
+    expect(await readFile(unit, "utf8")).toContain("Managed by tend");
+    const backups = join(first.root, "var/lib/tend/backups");
+    const [stamp] = await readdir(backups);
+    expect(await readFile(join(backups, stamp!, "file/etc/sim/tend-web.conf"), "utf8")).toBe("hand edit\n");
+  });
+
+  it("restarts a service whose restartOn resource changed, naming the trigger", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    const second = await cycle([{ ...CONF, content: "port = 9090\n" }, WEB], sim.provider, first.root);
+    expect(formatPlan(second.plan)).toContain("  ~ service:web  restart\n      reason  file:conf changed, restartOn matched\n");
+    expect(second.runner.lines).toContain("simctl restart -- tend-web");
+  });
+
+  it("fails the plan for reloadOn on a service that cannot reload", async () => {
+    const { session } = await simSession([CONF, { type: "service", name: "web", exec: "x", reloadOn: ["file:conf"] }], [simProvider().provider]);
+    await expect(session.buildPlan()).rejects.toThrow("service:web lists resources in reloadOn, but it cannot reload on runit");
+  });
+
+  it("reloads, never restarts, when reloadOn matches", async () => {
+    const sim = simProvider();
+    const web = { type: "service", name: "web", exec: "x", reloadOn: ["file:conf"], reloadSignal: "HUP", ...FAST };
+    const first = await cycle([CONF, web], sim.provider);
+    const second = await cycle([{ ...CONF, content: "new\n" }, web], sim.provider, first.root);
+    expect(second.runner.lines).toContain("simctl reload -- tend-web");
+    expect(second.runner.lines.some((l) => l.includes("restart"))).toBe(false);
+  });
+
+  it("removes a resource the spec dropped: stop, disable, delete exactly its files", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    await writeFile(join(first.root, "etc/sim/keep.conf"), "not ours\n");
+    const second = await cycle([CONF], sim.provider, first.root);
+    expect(formatPlan(second.plan)).toContain("  - service:web\n");
+    expect(second.runner.lines).toContain("simctl disable --now -- tend-web");
+    expect(await readdir(join(first.root, "etc/sim"))).toEqual(["keep.conf"]);
+    expect(sim.units.has("tend-web")).toBe(false);
+  });
+
+  it("never overwrites a file tend did not write, unless told to adopt it", async () => {
+    const sim = simProvider();
+    const { root } = await simSession([], []);
+    await mkdir(join(root, "etc/web"), { recursive: true });
+    await writeFile(join(root, "etc/web/web.conf"), "admin's\n");
+    const { session } = await simSession([CONF], [sim.provider], { root });
+    const { plan, state, assigned } = await session.buildPlan();
+    expect(formatPlan(plan)).toContain("! file:conf conflict: /etc/web/web.conf exists and tend did not write it");
+    await expect(applyPlan(session, plan, state, assigned)).rejects.toThrow("file:conf would write /etc/web/web.conf, which tend did not write");
+    expect(await readFile(join(root, "etc/web/web.conf"), "utf8")).toBe("admin's\n");
+    const adopted = await cycle([CONF], sim.provider, root, true);
+    expect(adopted.report.ok).toBe(true);
+    expect(await readFile(join(root, "etc/web/web.conf"), "utf8")).toBe("port = 8080\n");
+  });
+
+  it("fails verification for a service that dies, with its logs, and stops only its dependents", async () => {
+    const sim = simProvider(new Map<string, SimUnit>(), { crashOnStart: new Set(["tend-bad"]) });
+    const resources = [
+      { type: "service", name: "bad", exec: "x", ...FAST },
+      { type: "service", name: "good", exec: "y", ...FAST },
+    ];
+    const { report } = await cycle(resources, sim.provider);
+    expect(report.ok).toBe(false);
+    const failure = report.failures[0]!;
+    expect(failure.message).toMatch(/^service:bad did not verify: it did not come up/);
+    expect(failure.hint).toContain("tend-bad: exited 1");
+    expect(report.lines).toContain("service:good: verified");
+  });
+
+  it("does not apply a resource whose dependency failed, but applies independent ones", async () => {
+    const sim = simProvider();
+    const { session, runner } = await simSession(
+      [
+        { type: "service", name: "db", exec: "x", ...FAST },
+        { type: "service", name: "web", exec: "y", after: ["db"], ...FAST },
+        { type: "service", name: "other", exec: "z", ...FAST },
+      ],
+      [sim.provider],
+    );
+    runner.failOn = (line) => (line.startsWith("simctl enable -- tend-db") ? { exitCode: 1, stderr: "boom" } : undefined);
+    const { plan, state, assigned } = await session.buildPlan();
+    const report = await applyPlan(session, plan, state, assigned);
+    expect(report.failures.map((f) => f.location.resource)).toEqual(["service:db", "service:web"]);
+    expect(report.failures[1]!.message).toBe("service:web was not applied because service:db failed");
+    expect(sim.units.get("tend-other")?.running).toBe(true);
+  });
+
+  it("honours desired state: enabled but stopped", async () => {
+    const sim = simProvider();
+    const first = await cycle([{ type: "service", name: "web", exec: "x", desired: { state: "stopped", enabled: true } }], sim.provider);
+    expect(first.runner.lines).toContain("simctl enable -- tend-web");
+    expect(first.runner.lines.some((l) => l.includes("start"))).toBe(false);
+    sim.units.get("tend-web")!.running = true;
+    const second = await cycle([{ type: "service", name: "web", exec: "x", desired: { state: "stopped", enabled: true } }], sim.provider, first.root);
+    expect(formatPlan(second.plan)).toContain("      reason  running, want stopped\n");
+    expect(sim.units.get("tend-web")!.running).toBe(false);
+  });
+
+  it("enables a distro unit and never starts it; a missing one fails at apply naming requires", async () => {
+    const sim = simProvider(new Map([["sshd", { enabled: false, running: false, pid: 0 }]]));
+    const ok = await cycle([{ type: "service", name: "sshd" }], sim.provider);
+    expect(formatPlan(ok.plan)).toContain("+ service:sshd  enable the distro unit");
+    expect(ok.runner.lines).toEqual(["simctl status sshd", "simctl enable -- sshd", "simctl status sshd"]);
+    const missing = await cycle([{ type: "service", name: "nginx" }], simProvider().provider);
+    expect(missing.report.failures[0]!.message).toContain("service:nginx has no exec, but the init knows no unit `nginx`");
+    expect(missing.report.failures[0]!.hint).toContain("missing `requires`");
+  });
+
+  it("under --root writes and enables, starts and verifies nothing", async () => {
+    const sim = simProvider();
+    const { session, runner } = await simSession([WEB, CONF], [sim.provider], { offline: true });
+    const { plan, state, assigned } = await session.buildPlan();
+    const report = await applyPlan(session, plan, state, assigned);
+    expect(report.ok).toBe(true);
+    expect(sim.units.get("tend-web")).toMatchObject({ enabled: true, running: false });
+    expect(runner.lines).toEqual(["simctl status tend-web", "simctl reload-config", "simctl enable -- tend-web"]);
+    const again = await session.buildPlan();
+    expect(again.plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
+  it("refuses to write through a symlink such as a /dev/null mask", async () => {
+    const { symlink } = await import("node:fs/promises");
+    const sim = simProvider();
+    const { root } = await simSession([], []);
+    await mkdir(join(root, "etc/sim"), { recursive: true });
+    await symlink("/dev/null", join(root, "etc/sim/tend-web.conf"));
+    const result = await cycle([{ type: "service", name: "web", exec: "x" }], sim.provider, root, true);
+    expect(result.report.ok).toBe(false);
+    expect(TendError.isInstance(result.report.failures[0])).toBe(true);
+    expect(result.report.failures[0]!.message).toContain("symlink to /dev/null");
+  });
+});

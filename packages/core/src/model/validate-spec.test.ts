@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { validateSpec } from "./validate-spec.js";
+import { TendError, TendErrors } from "../errors/tend-error.js";
+
+function messages(raw: unknown[]): string[] {
+  try {
+    validateSpec(raw);
+    return [];
+  } catch (error) {
+    if (error instanceof TendErrors) return error.errors.map((e) => e.message);
+    if (TendError.isInstance(error)) return [error.message];
+    throw error;
+  }
+}
+
+describe("validateSpec", () => {
+  it("accepts the seed's examples", () => {
+    expect(
+      validateSpec([
+        { type: "service", name: "syncthing", exec: "syncthing serve --no-browser", user: true, restart: "always", after: ["network"] },
+        { type: "service", name: "web", exec: "/opt/web/bin/server --port 8080", restart: "on_failure", env: { RUST_LOG: "info" }, systemd: { MemoryMax: "512M", unit: { StartLimitBurst: 3 } } },
+        { type: "service", name: "sshd" },
+        { type: "service", name: "gdm", displayManager: true },
+        { type: "service", name: "nordvpnd.socket" },
+        { type: "timer", name: "backup", exec: "restic backup ~/Documents", schedule: "30 2 * * *", user: true },
+        { type: "timer", name: "gc", exec: "/usr/local/bin/tend gc --older-than 14d", schedule: "@weekly" },
+      ]),
+    ).toHaveLength(7);
+  });
+
+  it("rejects a bad name with the seed's exact text", () => {
+    expect(messages([{ type: "service", name: "my service", exec: "x" }])).toEqual([
+      "service name `my service` may only hold letters, digits and `_ . - @`, and must not start with `.` or `-`",
+    ]);
+    expect(messages([{ type: "service", name: "-x", exec: "x" }])[0]).toContain("must not start with `.` or `-`");
+    expect(messages([{ type: "timer", name: ".hidden", exec: "x", schedule: "@daily" }])[0]).toMatch(/^timer name `\.hidden`/);
+  });
+
+  it.each([
+    ["exec", { exec: "a\nUser=root" }],
+    ["exec", { exec: "a\rb" }],
+    ["exec", { exec: "a\u2028b" }],
+    ["description", { exec: "x", description: "x\u0000" }],
+    ["env.A", { exec: "x", env: { A: "1\n* * * * * root rm" } }],
+  ])("refuses line breaks and control characters in %s", (field, fields) => {
+    try {
+      validateSpec([{ type: "service", name: "web", ...fields }]);
+      expect.unreachable();
+    } catch (error) {
+      expect(TendError.isInstance(error)).toBe(true);
+      expect((error as TendError).location).toMatchObject({ resource: "service:web", field });
+      expect((error as TendError).message).toContain("one line");
+    }
+  });
+
+  it("keeps TAB, which is harmless", () => {
+    expect(validateSpec([{ type: "service", name: "web", exec: "a\tb" }])).toHaveLength(1);
+  });
+
+  it("requires env names to be shell variable names", () => {
+    expect(messages([{ type: "service", name: "web", exec: "x", env: { "A-B": "1" } }])[0]).toContain("shell variable name");
+  });
+
+  it("rejects duplicates, case-only twins and a service and a timer that would share a unit", () => {
+    expect(messages([{ type: "service", name: "web", exec: "x" }, { type: "service", name: "web", exec: "y" }])).toEqual(["service:web is declared twice"]);
+    expect(messages([{ type: "service", name: "Web", exec: "x" }, { type: "service", name: "web", exec: "y" }])[0]).toContain("only in case");
+    expect(messages([{ type: "service", name: "backup", exec: "x" }, { type: "timer", name: "backup", exec: "y", schedule: "@daily" }])[0]).toContain(
+      "has the same name as service:backup; both would write tend-backup.service",
+    );
+    expect(messages([{ type: "file", name: "a", path: "/etc/x", content: "" }, { type: "file", name: "b", path: "/etc/x", content: "" }])[0]).toContain("writes /etc/x");
+  });
+
+  it("names the cycle", () => {
+    expect(
+      messages([
+        { type: "service", name: "a", exec: "x", after: ["b"] },
+        { type: "service", name: "b", exec: "x", requires: ["Service[c]"] },
+        { type: "service", name: "c", exec: "x", restartOn: ["service:a"] },
+      ]),
+    ).toEqual(["resources depend on each other in a cycle: service:a -> service:b -> service:c -> service:a"]);
+  });
+
+  it("rejects restartOn and reloadOn for the same resource, in either reference form", () => {
+    expect(
+      messages([
+        { type: "file", name: "conf", path: "/etc/c", content: "" },
+        { type: "service", name: "web", exec: "x", restartOn: ["file:conf"], reloadOn: ["File[conf]"], reloadSignal: "HUP" },
+      ]),
+    ).toEqual(["service:web lists File[conf] in both restartOn and reloadOn"]);
+  });
+
+  it("needs both state and enabled in desired", () => {
+    expect(messages([{ type: "service", name: "web", exec: "x", desired: { state: "running" } }])[0]).toContain("needs both `state`");
+  });
+
+  it("rejects unknown references and unknown fields", () => {
+    expect(messages([{ type: "service", name: "nginx", requires: ["Package[nginx]"] }])[0]).toBe(
+      "service:nginx lists `Package[nginx]` in requires, but the spec declares no such resource",
+    );
+    expect(messages([{ type: "service", name: "web", exec: "x", restrat: "always" }])[0]).toContain("`restrat`");
+    expect(messages([{ type: "service", name: "web", exec: "x", after: ["db"] }])[0]).toContain("lists `db` in after");
+  });
+
+  it("refuses fields a distro unit cannot take, with the seed's text", () => {
+    expect(messages([{ type: "service", name: "gdm", restart: "always" }])).toEqual([
+      "service:gdm has no exec, so it enables the distro's own unit, which takes no restart",
+    ]);
+  });
+
+  it("only ever throws TendErrors on random input", () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string()), fc.dictionary(fc.string(), fc.string()));
+    const resource = fc.record(
+      {
+        type: fc.constantFrom("service", "timer", "file", "Service", "other"),
+        name: fc.oneof(fc.string(), fc.constantFrom("web", "db", "a.b", "@x")),
+        exec: fc.oneof(fc.string(), value),
+        schedule: fc.string(),
+        path: fc.oneof(fc.string(), fc.constant("/etc/x")),
+        content: fc.string(),
+        after: fc.array(fc.constantFrom("web", "db", "network", "x.target")),
+        requires: fc.array(fc.constantFrom("service:web", "File[x]", "nope")),
+        restartOn: fc.array(fc.constantFrom("service:db", "timer:web")),
+        env: fc.dictionary(fc.string(), fc.string()),
+        __proto__: value,
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(resource, { maxLength: 6 }), (raw) => {
+        try {
+          validateSpec(raw);
+        } catch (error) {
+          if (!TendError.isInstance(error)) throw error;
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "./load-spec.js";
+import { findSpec } from "./find-spec.js";
+import { TendError } from "../errors/tend-error.js";
+import type { HostFacts } from "../contract/host.js";
+
+const HOST: HostFacts = { name: "h", init: "runit", os: "linux", arch: "x64", user: "root", home: "/root" };
+
+async function specFile(name: string, text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "tend-spec-"));
+  await writeFile(join(dir, name), text);
+  return join(dir, name);
+}
+
+describe("loading specs", () => {
+  it("reads Datum-style YAML documents in both reference forms", async () => {
+    const file = await specFile(
+      "tend.yaml",
+      `tend: v1alpha1
+type: File
+name: nginx-config
+path: /etc/nginx/nginx.conf
+content: "events {}\\n"
+---
+tend: v1alpha1
+type: Service
+name: nginx
+requires:
+  - File[nginx-config]
+restartOn:
+  - file:nginx-config
+desired:
+  state: running
+  enabled: true
+`,
+    );
+    const spec = await loadSpec(file, HOST);
+    expect(spec.resources.map((r) => `${r.type}:${r.name}`)).toEqual(["file:nginx-config", "service:nginx"]);
+  });
+
+  it("points a YAML error at the file, line, resource and field", async () => {
+    const file = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: web\nexec: x\nrestart: sometimes\n");
+    const error = await loadSpec(file, HOST).catch((e: unknown) => e);
+    expect(TendError.isInstance(error)).toBe(true);
+    expect((error as TendError).location).toMatchObject({ file, line: 5, resource: "service:web", field: "restart" });
+  });
+
+  it("refuses a document without tend: v1alpha1", async () => {
+    const file = await specFile("tend.yaml", "type: Service\nname: web\n");
+    await expect(loadSpec(file, HOST)).rejects.toThrow("each document needs `tend: v1alpha1`");
+  });
+
+  it("loads a tend.config.ts anywhere on disk, with no node_modules beside it, and passes host facts", async () => {
+    const file = await specFile(
+      "tend.config.ts",
+      `import { defineConfig, service, timer } from "@tend/core";
+import type { HostFacts } from "@tend/core";
+const extra = (host: HostFacts) => host.init === "systemd" ? [service("only-systemd", { exec: "x" })] : [];
+export default defineConfig((host) => [
+  service("syncthing", { exec: "syncthing serve --no-browser", user: true, restart: "always" }),
+  timer("gc", { exec: "/usr/local/bin/gc", schedule: "@weekly" }),
+  ...extra(host),
+  host.init === "runit" && service("runit-only", { exec: "y" }),
+]);
+`,
+    );
+    const spec = await loadSpec(file, HOST);
+    expect(spec.resources.map((r) => r.name)).toEqual(["syncthing", "gc", "runit-only"]);
+  });
+
+  it("accepts a plain list from an .mjs spec", async () => {
+    const file = await specFile("tend.config.mjs", `export default [{ type: "service", name: "web", exec: "x" }];\n`);
+    expect((await loadSpec(file, HOST)).resources).toHaveLength(1);
+  });
+
+  it("points a module spec's validation error at the file", async () => {
+    const file = await specFile("tend.config.mjs", `import { service } from "@tend/core";\nexport default [service("my service", { exec: "x" })];\n`);
+    const error = (await loadSpec(file, HOST).catch((e: unknown) => e)) as TendError;
+    expect(error.message).toContain("service name `my service` may only hold");
+    expect(error.location.file).toBe(file);
+  });
+
+  it("finds the spec in the current folder, or says where it looked", async () => {
+    const file = await specFile("tend.yaml", "");
+    expect(findSpec(undefined, join(file, ".."))).toBe(file);
+    expect(() => findSpec(undefined, "/")).toThrow("no spec here: looked for tend.config.ts");
+  });
+});
