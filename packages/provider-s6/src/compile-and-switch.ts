@@ -1,0 +1,66 @@
+import { basename } from "node:path";
+import { errors, type ApplyContext, type ResourceChange } from "@tend/core";
+import { conversionFile } from "./conversion-file.js";
+import { ensureBundle } from "./ensure-bundle.js";
+import { parseNameList } from "./name-list.js";
+import { listLiveServicesCommand } from "./s6-rc-commands.js";
+import { lastGeneration, recordUpdate } from "./s6-rc-state.js";
+import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, serviceName } from "./s6-layout.js";
+
+/**
+ * The seed's apply for s6, once per apply after every file is written: compile `/etc/s6/sv` into
+ * a fresh `/etc/s6/db/tend-g<generation>-a`, switch the live state to it with s6-rc-update
+ * (restarting, through a conversion file, every changed longrun that is to be restarted), then
+ * point `/etc/s6/db/current`, the database boot uses, at it. Offline (`--root`) it compiles and
+ * flips `current` only. Old databases stay where they are; tend never deletes one, so it never
+ * touches the live one.
+ *
+ * Nothing to do when no source definition changed and no service's boot membership has to be
+ * brought in line (an `enable`/`disable` with files already right means the last compile never
+ * happened, for instance after an interrupted apply).
+ */
+export async function compileAndSwitch(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void> {
+  const sourcesChanged = paths.some((path) => path === SOURCE_DIR || path.startsWith(`${SOURCE_DIR}/`));
+  const bootChanged = changes.some((change) => change.ops.includes("enable") || change.ops.includes("disable"));
+  if (!sourcesChanged && !bootChanged) return;
+  await ensureBundle(ctx);
+  await ctx.files.mkdir(DATABASE_DIR, { mode: 0o755 });
+  let generation = lastGeneration(ctx.state) + 1;
+  while (await ctx.files.exists(databasePath(generation))) generation += 1;
+  const database = databasePath(generation);
+  await ctx.run.run({ argv: ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)], timeoutMs: 120_000 });
+  if (ctx.offline) {
+    recordUpdate(ctx.state, { generation, services: [] });
+    await ctx.files.symlink(CURRENT_DATABASE, basename(database));
+    ctx.log(`s6-rc: compiled ${database}; ${CURRENT_DATABASE} points at it`);
+    return;
+  }
+  const restarts = await restartsForUpdate(changes, ctx);
+  const update = await ctx.run.run({
+    argv: ["s6-rc-update", "-b", "-l", LIVE_DIR, ...(restarts.length > 0 ? ["-f", "/dev/stdin"] : []), database],
+    ...(restarts.length > 0 ? { input: conversionFile(restarts) } : {}),
+    okCodes: [0, 1, 2],
+    timeoutMs: 180_000,
+  });
+  recordUpdate(ctx.state, { generation, services: restarts });
+  await ctx.files.symlink(CURRENT_DATABASE, basename(database));
+  ctx.log(`s6-rc: switched to ${database}${restarts.length > 0 ? `, restarting ${restarts.join(" ")}` : ""}; ${CURRENT_DATABASE} points at it`);
+  if (update.exitCode !== 0) {
+    // 1 and 2: the database was switched (so `current` follows it), but some transitions failed.
+    throw errors.commandFailed(["s6-rc-update", "-l", LIVE_DIR, database], update.exitCode, `${update.stderr.trim() || "some services did not change state"}; the live database is ${database}`);
+  }
+}
+
+/**
+ * Changed longruns that run and are to be restarted. A conversion file may only name services of
+ * the live database (s6-rc-update exits 3 otherwise), so the ones it does not hold yet are left
+ * to `apply`, which starts them.
+ */
+async function restartsForUpdate(changes: ResourceChange[], ctx: ApplyContext): Promise<string[]> {
+  const wanted = changes
+    .filter((change) => change.action === "change" && change.filesChanged && change.ops.includes("restart"))
+    .map((change) => serviceName(change.resource.name));
+  if (wanted.length === 0) return [];
+  const live = parseNameList((await ctx.run.run(listLiveServicesCommand())).stdout);
+  return wanted.filter((name) => live.has(name)).sort();
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { API_VERSION, ServiceSchema, type ProviderDefinition } from "@tend/core";
+import { renderContext } from "@tend/testkit";
+import s6 from "./index.js";
+
+/** As the core sees it. */
+const provider: ProviderDefinition = s6;
+
+const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { tend: { provider: Record<string, unknown> } };
+
+describe("@tend/provider-s6", () => {
+  it("serves services on s6 and says so in its manifest", () => {
+    expect(provider.apiVersion).toBe(API_VERSION);
+    expect(provider.serves).toEqual({ inits: ["s6"], types: ["service"] });
+    expect(manifest.tend.provider).toEqual({ apiVersion: API_VERSION, inits: ["s6"], types: ["service"] });
+  });
+
+  it("declares what s6 cannot express, so the core raises the seed's errors", () => {
+    // service:web sets user = True, but s6 has no user services; service:gdm has no exec, and
+    // enabling a unit the system ships is not supported on s6; *.target; no escape hatch.
+    expect(provider.capabilities.service).toEqual({
+      userServices: false,
+      distroUnits: false,
+      systemdTargets: false,
+      displayManager: false,
+      reloadSignal: true,
+    });
+    expect(provider.capabilities.service).not.toHaveProperty("escapeHatch");
+  });
+
+  it("renders through the provider entry point", () => {
+    const web = ServiceSchema.parse({ type: "service", name: "web", exec: "/opt/web/bin/server" });
+    const artifacts = provider.render(web, renderContext({ init: "s6" }));
+    expect(artifacts.map((a) => a.path)).toEqual([
+      "/etc/s6/sv/tend-web",
+      "/etc/s6/sv/tend-web/type",
+      "/etc/s6/sv/tend-web/run",
+      "/etc/s6/sv/tend-web/finish",
+      "/etc/s6/sv/tend/contents.d/tend-web",
+    ]);
+    expect(provider.check?.(ServiceSchema.parse({ ...web, after: ["a/b"] }), renderContext({ init: "s6" }))).toHaveLength(1);
+  });
+});

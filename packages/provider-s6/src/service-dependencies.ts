@@ -1,0 +1,18 @@
+import { NAME_PATTERN, type Service } from "@tend/core";
+
+/**
+ * The tend services a service orders itself after, from `after`: `"network"` is ignored (s6-rc
+ * has no network target, as the seed says for runit and s6) and `*.target` entries are the core's
+ * error; every other entry names another tend service.
+ */
+export function serviceDependencies(service: Service): string[] {
+  const names = (service.after ?? []).filter((entry) => entry !== "network" && !entry.endsWith(".target"));
+  return [...new Set(names)].sort();
+}
+
+/** Why an `after` entry cannot be a dependency file name, or undefined when it can. */
+export function dependencyProblem(service: Service, entry: string): string | undefined {
+  if (!NAME_PATTERN.test(entry)) return `\`${entry}\` is not a service name (letters, digits and \`_ . - @\`)`;
+  if (entry === service.name) return `\`${entry}\` is the service itself`;
+  return undefined;
+}
