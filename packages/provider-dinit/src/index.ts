@@ -1,1 +1,30 @@
-export {};
+import { API_VERSION, defineProvider } from "@tend/core";
+import { applyService } from "./apply-service.js";
+import { checkHost } from "./check-host.js";
+import { checkService } from "./check-service.js";
+import { observeServices } from "./observe-services.js";
+import { probeServices } from "./probe-services.js";
+import { removeService } from "./remove-service.js";
+import { renderService } from "./render-service.js";
+import { serviceLogs } from "./service-logs.js";
+
+/**
+ * tend's dinit provider: services as `/etc/dinit.d/tend-<name>` (user services in
+ * `~/.config/dinit.d`), driven with `dinitctl`. Timers on dinit hosts are cron's.
+ */
+export default defineProvider({
+  apiVersion: API_VERSION,
+  name: "dinit",
+  serves: { inits: ["dinit"], types: ["service"] },
+  capabilities: {
+    service: { userServices: true, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+  },
+  check: (resource) => checkService(resource),
+  render: (resource, ctx) => (resource.type === "service" ? renderService(resource, ctx) : []),
+  observe: observeServices,
+  checkHost,
+  apply: applyService,
+  remove: removeService,
+  probe: probeServices,
+  logs: serviceLogs,
+});
