@@ -1,1 +1,4 @@
-export {};
+export { openrcProvider as default } from "./openrc-provider.js";
+export { renderInitScript } from "./render-init-script.js";
+export { parseRcStatus, type RcStatusEntry } from "./parse-rc-status.js";
+export { scriptCanReload } from "./script-can-reload.js";

@@ -1,0 +1,21 @@
+#!/sbin/openrc-run
+# Managed by tend. Edits are overwritten on the next apply.
+
+description=web
+command_background=true
+pidfile="/run/${RC_SVCNAME}.pid"
+command=/opt/web/bin/server
+extra_started_commands="reload"
+description_reload='Send SIGUSR1 to the program'
+
+stop() {
+	ebegin "Stopping ${RC_SVCNAME}"
+	start-stop-daemon --stop --oknodo --retry TERM/5/KILL/5 --pidfile "${pidfile}" && rm -f "${pidfile}"
+	eend $?
+}
+
+reload() {
+	ebegin "Reloading ${RC_SVCNAME}"
+	kill -s USR1 "$(cat "${pidfile}")"
+	eend $?
+}

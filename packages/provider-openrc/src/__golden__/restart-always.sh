@@ -1,0 +1,11 @@
+#!/sbin/openrc-run
+# Managed by tend. Edits are overwritten on the next apply.
+
+description=web
+supervisor=supervise-daemon
+respawn_delay=1
+respawn_max=0
+command=/opt/web/bin/server
+command_args="--port 8080"
+output_log="/var/log/${RC_SVCNAME}.log"
+error_log="/var/log/${RC_SVCNAME}.log"

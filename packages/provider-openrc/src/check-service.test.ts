@@ -1,0 +1,34 @@
+import type { Resource } from "@tend/core";
+import { describe, expect, it } from "vitest";
+import { checkService } from "./check-service.js";
+
+const web = (fields: Partial<Extract<Resource, { type: "service" }>>): Resource => ({ type: "service", name: "web", exec: "/opt/web/bin/server", ...fields });
+
+describe("checkService", () => {
+  it("accepts ordinary env names and after entries", () => {
+    expect(checkService(web({ env: { RUST_LOG: "info", PATH: "/usr/bin:/bin", _JAVA_OPTIONS: "-Xmx1g" }, after: ["network", "db", "db.v2@x"] }))).toEqual([]);
+  });
+
+  it("refuses env names openrc-run reads from the script", () => {
+    const problems = checkService(web({ env: { command: "x", pidfile: "y", IFS: ":", RC_SVCNAME: "z", rc_need: "n", tend_exec: "t", description_reload: "d" } }));
+    expect(problems.map((p) => p.message.slice(0, p.message.indexOf("`:") + 1))).toEqual(Array(7).fill("service:web has an invalid `env`"));
+    expect(problems[0]!.message).toContain("`command` is a variable openrc-run reads from the service script");
+    expect(problems[0]!.location).toMatchObject({ resource: "service:web", field: "env" });
+  });
+
+  it("refuses after entries that are not service names, which would run in depend()", () => {
+    const problems = checkService(web({ after: ["$(reboot)", "a b"] }));
+    expect(problems.map((p) => p.message)).toEqual([
+      'service:web has an invalid `after`: `$(reboot)` is neither "network" nor the name of a service',
+      'service:web has an invalid `after`: `a b` is neither "network" nor the name of a service',
+    ]);
+  });
+
+  it("leaves systemd targets to the core, which has the seed's text for them", () => {
+    expect(checkService(web({ after: ["graphical.target"] }))).toEqual([]);
+  });
+
+  it("has nothing to say about other resources", () => {
+    expect(checkService({ type: "timer", name: "t", exec: "x", schedule: "@daily" })).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+import type { Service } from "@tend/core";
+import { applyContext, RecordingRunner } from "@tend/testkit";
+import { describe, expect, it } from "vitest";
+import { writeHostTree } from "./__fixtures__/write-host-tree.js";
+import { observeServices } from "./observe-services.js";
+
+const service = (fields: Omit<Service, "type">): Service => ({ type: "service", ...fields });
+const RC_STATUS = [
+  " tend-web                                              [  started 00:01:02 (3) ]",
+  " tend-old                                                          [  started  ]",
+  " tend-down                                                         [  stopped  ]",
+  " tend-crash                                                        [  crashed  ]",
+  " sshd                                                              [  started  ]",
+  " cron                                                              [  stopped  ]",
+  "",
+].join("\n");
+const HOST = {
+  "/etc/init.d/tend-web": "#!/sbin/openrc-run\n",
+  "/etc/init.d/tend-old": "#!/sbin/openrc-run\n",
+  "/etc/init.d/tend-down": "#!/sbin/openrc-run\n",
+  "/etc/init.d/tend-crash": "#!/sbin/openrc-run\n",
+  "/etc/init.d/sshd": '#!/sbin/openrc-run\nextra_started_commands="reload"\nreload() { :; }\n',
+  "/etc/init.d/cron": "#!/sbin/openrc-run\n",
+  "/etc/runlevels/default/tend-web": { link: "/etc/init.d/tend-web" },
+  "/etc/runlevels/default/tend-old": { link: "/etc/init.d/tend-old" },
+  "/etc/runlevels/boot/sshd": { link: "/etc/init.d/sshd" },
+  "/etc/runlevels/shutdown/cron": { link: "/etc/init.d/cron" },
+  "/run/openrc/options/tend-web/child_pid": "4242",
+  "/proc/4242": { dir: true },
+  "/run/tend-old.pid": "999\n",
+} as const;
+
+const resources = [
+  service({ name: "web", exec: "/opt/web/bin/server", restart: "always", reloadSignal: "HUP" }),
+  service({ name: "old", exec: "/opt/old/bin/old" }),
+  service({ name: "down", exec: "/opt/down/bin/down", restart: "on_failure" }),
+  service({ name: "crash", exec: "/opt/crash", restart: "always" }),
+  service({ name: "new", exec: "/opt/new" }),
+  service({ name: "sshd" }),
+  service({ name: "cron" }),
+];
+
+describe("observeServices", () => {
+  it("observes every service with one rc-status and file reads", async () => {
+    const runner = new RecordingRunner().on("rc-status -C -s", { stdout: RC_STATUS });
+    const ctx = await applyContext({ init: "openrc", runner });
+    await writeHostTree(ctx.rootDir, HOST);
+    const observations = await observeServices(resources, ctx);
+    expect(runner.lines).toEqual(["rc-status -C -s"]);
+    expect(observations.get("service:web")).toEqual({
+      exists: true,
+      state: "running",
+      enabled: true,
+      canReload: true,
+      details: { runlevels: "default", status: "started", uptime: "00:01:02", respawns: 3, pid: 4242 },
+    });
+    // Started as far as OpenRC knows (Debian's start-stop-daemon records nothing), but its pid is gone.
+    expect(observations.get("service:old")).toMatchObject({ exists: true, state: "stopped", enabled: true, canReload: false, details: { status: "crashed", pid: 999 } });
+    expect(observations.get("service:down")).toMatchObject({ exists: true, state: "stopped", enabled: false, details: { status: "stopped", runlevels: "" } });
+    expect(observations.get("service:crash")).toMatchObject({ state: "stopped", details: { status: "crashed" } });
+    expect(observations.get("service:new")).toEqual({ exists: false, state: "stopped", enabled: false, canReload: false, details: { runlevels: "", status: "stopped" } });
+    // In the boot runlevel counts as enabled; a distro script's own reload counts.
+    expect(observations.get("service:sshd")).toMatchObject({ exists: true, state: "running", enabled: true, canReload: true, details: { runlevels: "boot" } });
+    // The shutdown runlevel does not start anything at boot.
+    expect(observations.get("service:cron")).toMatchObject({ exists: true, state: "stopped", enabled: false, canReload: false, details: { runlevels: "shutdown" } });
+  });
+
+  it("runs nothing under --root and leaves the state unobserved", async () => {
+    const runner = new RecordingRunner();
+    const ctx = await applyContext({ init: "openrc", runner, offline: true });
+    await writeHostTree(ctx.rootDir, HOST);
+    const observations = await observeServices(resources, ctx);
+    expect(runner.lines).toEqual([]);
+    expect(observations.get("service:web")).toEqual({ exists: true, enabled: true, canReload: true, details: { runlevels: "default" } });
+    expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: { runlevels: "" } });
+  });
+
+  it("runs nothing for no services", async () => {
+    const runner = new RecordingRunner();
+    const ctx = await applyContext({ init: "openrc", runner });
+    expect((await observeServices([], ctx)).size).toBe(0);
+    expect(runner.lines).toEqual([]);
+  });
+});
