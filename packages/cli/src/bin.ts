@@ -6,8 +6,12 @@ import type { Paint } from "@tend/core";
 const plain: Paint = { green: (t) => t, yellow: (t) => t, red: (t) => t, cyan: (t) => t, dim: (t) => t, bold: (t) => t };
 
 async function main(): Promise<void> {
-  const wantsColour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
-  const paintFor = async (stream: NodeJS.WriteStream) => (wantsColour(stream) ? (await import("@tend/core")).painter(true) : plain);
+  // Colour only on a terminal and without NO_COLOR; core is imported only when colour is wanted.
+  const paintFor = async (stream: NodeJS.WriteStream) => {
+    if (!stream.isTTY) return plain;
+    const { colourWanted, painter } = await import("@tend/core");
+    return colourWanted(stream) ? painter(true) : plain;
+  };
   const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
   const code = await runCli(
     process.argv.slice(2),

@@ -18,7 +18,10 @@ export interface Host {
   scope: Scope;
 }
 
-/** The host's facts and the scope of this run (system as root, else the user's own). */
+/**
+ * The host's facts and the scope of this run: system as root (or under `--root`, where the image
+ * root is the target), the user's own otherwise; `--user [NAME]` chooses the user scope.
+ */
 export function resolveHost(options: HostOptions, requireInit = true): Host {
   const init = options.init ? parseInit(options.init) : detectInit();
   if (!init && requireInit) throw errors.noInit();
@@ -30,7 +33,7 @@ export function resolveHost(options: HostOptions, requireInit = true): Host {
     const entry = lookupUser(options.user, options.root);
     if (!entry) throw errors.usage(`no user \`${options.user}\` in the password database`, { field: "user" });
     scope = { kind: "user", user: entry.name, uid: entry.uid, gid: entry.gid, home: entry.home };
-  } else if (options.user === true || uid !== 0) {
+  } else if (options.user === true || (uid !== 0 && options.root === undefined)) {
     const entry = lookupUser(String(uid));
     scope = { kind: "user", user: self.username, uid, gid: process.getgid?.() ?? self.gid, home: entry?.home ?? self.homedir };
   } else {

@@ -1,0 +1,81 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { painter } from "@tend/core";
+import { runCli } from "./run-cli.js";
+import { COMMANDS } from "./parse-command-line.js";
+
+async function cli(argv: string[], cwd?: string) {
+  let out = "";
+  let err = "";
+  const previous = process.cwd();
+  if (cwd) process.chdir(cwd);
+  try {
+    const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), paint: painter(false), paintErr: painter(false) }, "9.9.9");
+    return { code, out, err };
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+async function specDir(yaml: string) {
+  const dir = await mkdtemp(join(tmpdir(), "tend-cli-"));
+  await writeFile(join(dir, "tend.yaml"), yaml);
+  return dir;
+}
+
+describe("tend", () => {
+  it.each(COMMANDS)("has help for %s", async (command) => {
+    const result = await cli([command, "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(command === "help" ? /^tend — / : new RegExp(`^Usage: tend ${command}`));
+  });
+
+  it("prints its version", async () => {
+    expect((await cli(["--version"])).out).toBe("tend 9.9.9\n");
+  });
+
+  it("prints one clear error for an unknown flag or command", async () => {
+    const flag = await cli(["plan", "--frobnicate"]);
+    expect(flag.code).toBe(1);
+    expect(flag.err).toMatch(/^error TEND_USAGE: Unknown option '--frobnicate'/);
+    expect((await cli(["deploy"])).err).toContain("unknown command `deploy`");
+  });
+
+  it("validates a spec and names file, line, resource and field of an error", async () => {
+    const good = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
+    expect((await cli(["validate"], good)).out).toMatch(/tend\.yaml: valid, 1 services, 0 timers, 0 files\n$/);
+    const bad = await specDir("tend: v1alpha1\ntype: Service\nname: my service\nexec: /opt/web\n");
+    const result = await cli(["validate"], bad);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      `error TEND_BAD_NAME: service name \`my service\` may only hold letters, digits and \`_ . - @\`, and must not start with \`.\` or \`-\`\n  at ${join(bad, "tend.yaml")}:3, service:my service, field name\n  hint Rename the service\n`,
+    );
+  });
+
+  it("fails the plan with the seed's text for a field the host's init cannot express", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nsystemd:\n  MemoryMax: 512M\n");
+    const result = await cli(["plan", "--init", "runit", "--root", join(dir, "root")], dir);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("error TEND_UNSUPPORTED_FIELD: service:web sets `systemd` (MemoryMax), which only systemd supports, and this host uses runit\n");
+  });
+
+  it("plans with --detailed-exitcode and --json, and gives 0 once applied", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hello\n");
+    const root = join(dir, "root");
+    const plan = await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir);
+    expect(plan.code).toBe(2);
+    expect(plan.out).toMatch(/^host .* \(runit\)\n  \+ file:motd  \/etc\/motd\n  1 to add, 0 to change, 0 to remove\n$/);
+    const json = JSON.parse((await cli(["plan", "--init", "runit", "--root", root, "--json"], dir)).out);
+    expect(json).toMatchObject({ init: "runit", counts: { add: 1 }, changes: [{ key: "file:motd", action: "add", files: [{ path: "/etc/motd", change: "write", why: "new" }] }] });
+    expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
+    expect((await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
+  });
+
+  it("observes named resources and refuses unknown references", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hello\n");
+    const result = await cli(["observe", "service:nope", "--init", "runit", "--root", join(dir, "r")], dir);
+    expect(result.err).toContain("service:nope is not declared");
+  });
+});
