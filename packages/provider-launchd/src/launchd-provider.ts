@@ -1,0 +1,38 @@
+import { defineProvider } from "@tend/core";
+import { applyJob } from "./apply-job.js";
+import { checkJob } from "./check-job.js";
+import { jobLogs } from "./job-logs.js";
+import { observeJobs } from "./observe-jobs.js";
+import { probeJobs } from "./probe-jobs.js";
+import { removeJob } from "./remove-job.js";
+import { renderJob } from "./render-job.js";
+
+/**
+ * launchd on macOS: services as LaunchDaemons (system) or LaunchAgents (user), timers as calendar
+ * jobs. launchd has no ordering between jobs, so `after` is ignored entirely, `*.target` entries
+ * included (the seed: "ignored" on launchd), hence `systemdTargets: true`. It cannot enable a
+ * unit the system ships, so a service needs `exec`.
+ */
+export const launchdProvider = defineProvider({
+  apiVersion: 1,
+  name: "launchd",
+  serves: { inits: ["launchd"], types: ["service", "timer"] },
+  capabilities: {
+    service: {
+      userServices: true,
+      distroUnits: false,
+      systemdTargets: true,
+      escapeHatch: "launchd",
+      displayManager: false,
+      reloadSignal: true,
+    },
+    timer: { userTimers: true },
+  },
+  check: (resource) => checkJob(resource),
+  render: renderJob,
+  observe: observeJobs,
+  apply: applyJob,
+  remove: removeJob,
+  probe: probeJobs,
+  logs: jobLogs,
+});

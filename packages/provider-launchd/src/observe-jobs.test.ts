@@ -1,0 +1,239 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { planChanges, ServiceSchema, TimerSchema, type Resource, type Scope } from "@tend/core";
+import { ALICE, applyContext, RecordingRunner, type TestApplyContext } from "@tend/testkit";
+import { describe, expect, it } from "vitest";
+import { observeJobs } from "./observe-jobs.js";
+import { renderJob } from "./render-job.js";
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
+
+/**
+ * A captured domain print with our jobs added to its `services` block, each line laid out like
+ * the first line already there (pid and status columns right-aligned as launchctl prints them).
+ */
+function withJobs(text: string, jobs: { pid: number; status: string; label: string }[]): string {
+  const lines = text.split("\n");
+  const header = lines.findIndex((line) => line.trim() === "services = {");
+  const template = /^(\s*)(\d+)(\s+)(\S+)(\s+)(\S+)$/.exec(lines[header + 1]!)!;
+  const [, lead, pid, gap, status, gap2] = template as unknown as string[];
+  const added = jobs.map((job) => {
+    const pidText = String(job.pid);
+    const indent = lead!.slice(0, lead!.length - Math.max(0, pidText.length - pid!.length)) + " ".repeat(Math.max(0, pid!.length - pidText.length));
+    const between = gap!.slice(0, gap!.length - Math.max(0, job.status.length - status!.length)) + " ".repeat(Math.max(0, status!.length - job.status.length));
+    return `${indent}${pidText}${between}${job.status}${gap2}${job.label}`;
+  });
+  lines.splice(header + 1, 0, ...added);
+  return lines.join("\n");
+}
+
+/** A captured print-disabled with overrides for our labels added in the same layout. */
+function withOverrides(text: string, overrides: Record<string, string>): string {
+  const lines = text.split("\n");
+  const close = lines.findIndex((line) => line.trim() === "}");
+  const entry = /^(\s*)"/.exec(lines[close - 1]!)![1]!;
+  lines.splice(close, 0, ...Object.entries(overrides).map(([label, word]) => `${entry}"${label}" => ${word}`));
+  return lines.join("\n");
+}
+
+const service = (fields: Record<string, unknown>) => ServiceSchema.parse({ type: "service", ...fields });
+const timer = (fields: Record<string, unknown>) => TimerSchema.parse({ type: "timer", ...fields });
+
+async function writePlists(ctx: TestApplyContext, resources: Resource[]): Promise<void> {
+  for (const resource of resources) {
+    for (const artifact of renderJob(resource, ctx)) {
+      const real = join(ctx.rootDir, artifact.path);
+      await mkdir(dirname(real), { recursive: true });
+      await writeFile(real, artifact.content);
+    }
+  }
+}
+
+describe("observeJobs in the system domain", () => {
+  const web = service({ name: "web", exec: "/opt/web/bin/server", restart: "always" });
+  const once = service({ name: "login-notes", exec: "/usr/bin/open -g -a /Applications/Notes.app" });
+  const worker = service({ name: "worker", exec: "/opt/worker", restart: "on_failure" });
+  const gone = service({ name: "gone", exec: "/opt/gone", restart: "always" });
+  const off = service({ name: "off", exec: "/opt/off", restart: "always" });
+  const tick = timer({ name: "tick", exec: "/opt/tick", schedule: "@hourly" });
+  const unarmed = timer({ name: "unarmed", exec: "/opt/unarmed", schedule: "@daily" });
+  const absent = service({ name: "absent", exec: "/opt/absent" });
+  const all = [web, once, worker, gone, off, tick, unarmed, absent];
+
+  async function observe() {
+    const runner = new RecordingRunner()
+      .on(
+        "launchctl print system",
+        {
+          stdout: withJobs(fixture("print-system-domain.txt"), [
+            { pid: 4242, status: "-", label: "tend.web" },
+            { pid: 0, status: "0", label: "tend.login-notes" },
+            { pid: 0, status: "0", label: "tend.worker" },
+            { pid: 0, status: "-", label: "tend.off" },
+            { pid: 0, status: "-", label: "tend.tick" },
+          ]),
+        },
+      )
+      .on("launchctl print-disabled system", { stdout: withOverrides(fixture("print-disabled-gui-modern.txt"), { "tend.off": "disabled", "tend.web": "enabled" }) });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, all.filter((r) => r !== absent));
+    return { observations: await observeJobs(all, ctx), runner };
+  }
+
+  it("asks launchd twice for the whole domain, whatever the number of jobs", async () => {
+    const { runner } = await observe();
+    expect(runner.lines).toEqual(["launchctl print system", "launchctl print-disabled system"]);
+  });
+
+  it("a KeepAlive job with a pid is running, enabled, and its pid is reported", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:web")).toMatchObject({ exists: true, state: "running", enabled: true, details: { pid: 4242, loaded: true } });
+  });
+
+  it("a job booted out by hand while its plist is in place is stopped: drift", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:gone")).toMatchObject({ exists: true, state: "stopped", enabled: true, details: { loaded: false } });
+  });
+
+  it("a run-once job that is loaded and idle has no running state to compare", async () => {
+    const { observations } = await observe();
+    const observation = observations.get("service:login-notes");
+    expect(observation).toMatchObject({ exists: true, enabled: true, details: { loaded: true, lastExit: "0" } });
+    expect(observation?.state).toBeUndefined();
+  });
+
+  it("a KeepAlive (on_failure) job loaded without a process is stopped", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:worker")).toMatchObject({ exists: true, state: "stopped" });
+  });
+
+  it("an override `=> disabled` makes it not enabled", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:off")).toMatchObject({ exists: true, enabled: false });
+  });
+
+  it("a loaded timer is armed (running); one not loaded is stopped", async () => {
+    const { observations } = await observe();
+    expect(observations.get("timer:tick")).toMatchObject({ exists: true, state: "running", enabled: true });
+    expect(observations.get("timer:unarmed")).toMatchObject({ exists: true, state: "stopped" });
+  });
+
+  it("no plist and not loaded: does not exist", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:absent")).toMatchObject({ exists: false, state: "stopped", enabled: false });
+  });
+
+  it("through the core's planner: the booted-out job is started, the idle run-once job is left alone", async () => {
+    const { observations } = await observe();
+    const ctx = await applyContext({ init: "launchd" });
+    const resources = [web, once, gone];
+    const rendered = new Map(resources.map((r) => [`${r.type}:${r.name}`, renderJob(r, ctx)]));
+    const current = new Map([...rendered.values()].flat().map((a) => [`file:${a.path}`, a.content]));
+    const state = {
+      version: 1 as const,
+      serial: 1,
+      providers: {},
+      resources: Object.fromEntries(
+        resources.map((r) => {
+          const artifacts = rendered.get(`${r.type}:${r.name}`)!.map((a) => ({
+            store: "file",
+            path: a.path,
+            hash: `sha256:${createHash("sha256").update(a.content, "utf8").digest("hex")}`,
+          }));
+          return [`${r.type}:${r.name}`, { resource: r, provider: "launchd", artifacts }];
+        }),
+      ),
+    };
+    const plan = planChanges({
+      host: ctx.host,
+      scope: ctx.scope,
+      resources,
+      state,
+      providers: new Map(resources.map((r) => [`${r.type}:${r.name}`, { name: "launchd", refused: [] }])),
+      rendered,
+      current,
+      observations,
+      adopt: false,
+    });
+    const entry = (key: string) => plan.entries.find((e) => e.key === key)!;
+    expect(entry("service:gone")).toMatchObject({ action: "change", ops: ["start"], reasons: ["stopped, want running"] });
+    expect(entry("service:login-notes")).toMatchObject({ action: "none", ops: [] });
+    expect(entry("service:web")).toMatchObject({ action: "none", ops: [] });
+  });
+});
+
+describe("observeJobs in a user's GUI domain", () => {
+  const agent = service({ name: "syncthing", exec: "syncthing serve", user: true, restart: "always" });
+
+  it("reads gui/<uid> with the legacy `=> true` override form", async () => {
+    const runner = new RecordingRunner()
+      .on("launchctl print gui/1000", { stdout: withJobs(fixture("print-gui-domain-elided.txt"), [{ pid: 512, status: "-", label: "tend.syncthing" }]) })
+      .on("launchctl print-disabled gui/1000", { stdout: withOverrides(fixture("print-disabled-user-legacy.txt"), { "tend.syncthing": "true" }) });
+    const ctx = await applyContext({ init: "launchd", scope: "user", runner });
+    await writePlists(ctx, [agent]);
+    const observations = await observeJobs([agent], ctx);
+    expect(runner.lines).toEqual(["launchctl print gui/1000", "launchctl print-disabled gui/1000"]);
+    expect(observations.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: false, details: { domain: "gui/1000", pid: 512 } });
+  });
+
+  it("without a GUI session (112) the job's state and boot override are unknown, not drift", async () => {
+    const runner = new RecordingRunner().on("launchctl print gui/1000", { exitCode: 112, stderr: fixture("print-gui-domain-missing.stderr.txt") });
+    const ctx = await applyContext({ init: "launchd", scope: ALICE as Scope, runner });
+    await writePlists(ctx, [agent]);
+    const observation = (await observeJobs([agent], ctx)).get("service:syncthing");
+    expect(runner.lines).toEqual(["launchctl print gui/1000"]);
+    expect(observation).toMatchObject({ exists: true });
+    expect(observation?.state).toBeUndefined();
+    expect(observation?.enabled).toBeUndefined();
+    expect(String(observation?.details?.note)).toContain("no GUI session");
+  });
+
+  it("any other failure of launchctl print is an error, not an empty domain", async () => {
+    const runner = new RecordingRunner().on("launchctl print gui/1000", { exitCode: 1, stderr: "Operation not permitted" });
+    const ctx = await applyContext({ init: "launchd", scope: "user", runner });
+    await expect(observeJobs([agent], ctx)).rejects.toThrow(/Operation not permitted/);
+  });
+});
+
+describe("observeJobs under --root", () => {
+  it("runs nothing and reports the plist files only", async () => {
+    const runner = new RecordingRunner();
+    const ctx = await applyContext({ init: "launchd", runner, offline: true });
+    const web = service({ name: "web", exec: "/opt/web" });
+    const other = service({ name: "other", exec: "/opt/other" });
+    await writePlists(ctx, [web]);
+    const observations = await observeJobs([web, other], ctx);
+    expect(runner.lines).toEqual([]);
+    expect(observations.get("service:web")).toEqual({ exists: true, details: { domain: "system", label: "tend.web", plist: true } });
+    expect(observations.get("service:other")?.exists).toBe(false);
+  });
+});
+
+describe("observeJobs when launchctl answers something it cannot read", () => {
+  const web = service({ name: "web", exec: "/opt/web", restart: "always" });
+
+  it("a failed print-disabled leaves `enabled` unobservable, says why, and keeps the rest", async () => {
+    const runner = new RecordingRunner()
+      .on("launchctl print system", { stdout: withJobs(fixture("print-system-domain.txt"), [{ pid: 77, status: "-", label: "tend.web" }]) })
+      .on("launchctl print-disabled system", { exitCode: 5, stderr: "Could not print disabled: 5: Input/output error" });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, [web]);
+    const observation = (await observeJobs([web], ctx)).get("service:web");
+    expect(observation).toMatchObject({ exists: true, state: "running", details: { pid: 77 } });
+    expect(observation?.enabled).toBeUndefined();
+    expect(observation?.details?.note).toBe("could not read `launchctl print-disabled system` (exit 5: Could not print disabled: 5: Input/output error)");
+  });
+
+  it("a domain print without a services block leaves the state unobservable rather than `stopped`", async () => {
+    const runner = new RecordingRunner()
+      .on("launchctl print system", { stdout: "system = {\n\ttype = system\n}\n" })
+      .on("launchctl print-disabled system", { stdout: fixture("print-disabled-gui-modern.txt") });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, [web]);
+    const observation = (await observeJobs([web], ctx)).get("service:web");
+    expect(observation).toMatchObject({ exists: true, enabled: true, details: { note: "could not read `launchctl print system`" } });
+    expect(observation?.state).toBeUndefined();
+  });
+});

@@ -1,0 +1,57 @@
+import { errors, type PlistValue } from "@tend/core";
+import { xmlUnsafeCharacter } from "./xml-unsafe-character.js";
+
+/** A plist's top level: launchd reads a dictionary. */
+export type PlistDict = { [key: string]: PlistValue };
+
+const HEADER = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+  '<plist version="1.0">',
+];
+
+const INT64_LIMIT = 2 ** 63;
+
+/**
+ * An XML property list, laid out as Apple's own tools write it (tab indentation, `<true/>`,
+ * `<dict/>` when empty). Whole numbers become `<integer>` (launchd wants integers for
+ * `StartInterval`, `Hour`, …), other numbers `<real>`. Text is escaped, so any string the model
+ * allows reads back identical; a character XML cannot carry at all is refused (`check` reports it
+ * first, naming the field).
+ *
+ * Written here rather than with the `plist` package's builder because that one writes an
+ * integer-valued number such as 1e21 as `<integer>1e+21</integer>`, which no parser reads back.
+ */
+export function serializePlist(dict: PlistDict): string {
+  return [...HEADER, ...valueLines(dict, ""), "</plist>", ""].join("\n");
+}
+
+function valueLines(value: PlistValue, indent: string): string[] {
+  if (typeof value === "string") return [`${indent}<string>${escapeText(value)}</string>`];
+  if (typeof value === "boolean") return [`${indent}<${value}/>`];
+  if (typeof value === "number") return [numberLine(value, indent)];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [`${indent}<array/>`];
+    return [`${indent}<array>`, ...value.flatMap((item) => valueLines(item, `${indent}\t`)), `${indent}</array>`];
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return [`${indent}<dict/>`];
+  const inner = `${indent}\t`;
+  return [
+    `${indent}<dict>`,
+    ...entries.flatMap(([key, item]) => [`${inner}<key>${escapeText(key)}</key>`, ...valueLines(item, inner)]),
+    `${indent}</dict>`,
+  ];
+}
+
+function numberLine(value: number, indent: string): string {
+  if (!Number.isFinite(value)) throw errors.spec(`a plist cannot hold the number ${value}`);
+  if (Number.isInteger(value) && Math.abs(value) < INT64_LIMIT) return `${indent}<integer>${BigInt(value)}</integer>`;
+  return `${indent}<real>${String(value)}</real>`;
+}
+
+function escapeText(text: string): string {
+  const unsafe = xmlUnsafeCharacter(text);
+  if (unsafe) throw errors.spec(`a plist cannot hold the character ${unsafe}`);
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#13;");
+}
