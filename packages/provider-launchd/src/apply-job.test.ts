@@ -105,6 +105,16 @@ describe("applyJob: a changed plist", () => {
     expect(ctx.slept.reduce((a, b) => a + b, 0)).toBe(15_000);
   });
 
+  it("does not retry a label launchd reports disabled (119): the error says what to do", async () => {
+    const runner = new RecordingRunner()
+      .on("launchctl print system/tend.web", notLoaded)
+      .on("launchctl bootstrap", { exitCode: 119, stderr: "/Library/LaunchDaemons/tend.web.plist: Service is disabled\nBootstrap failed: 119: Service is disabled" });
+    const ctx = await context(runner);
+    await expect(applyJob(change(web, "change", ["start"], false), ctx)).rejects.toThrow(/exited 119: .*Service is disabled/s);
+    expect(runner.lines.filter((line) => line.startsWith("launchctl bootstrap"))).toHaveLength(1);
+    expect(ctx.slept).toEqual([]);
+  });
+
   it("gives up waiting for the label after 10 s and lets the bootstrap retries decide", async () => {
     const runner = new RecordingRunner().on("launchctl print system/tend.web", { exitCode: 0 });
     const ctx = await context(runner);

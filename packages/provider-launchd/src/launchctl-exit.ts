@@ -12,4 +12,6 @@ export const LAUNCHCTL_EXIT = {
   noDomain: 112,
   /** `Could not find service "tend.web" in domain for system`: the label is not loaded. */
   noService: 113,
+  /** `Bootstrap failed: 119: Service is disabled`: a disabled label is never bootstrapped (not retried). */
+  serviceDisabled: 119,
 } as const;
