@@ -101,6 +101,16 @@ describe("CrontabBlockStore", () => {
     await expect(fake.crontabs.get("alice")).toMatchFileSnapshot("./__golden__/store-remove-and-add");
   });
 
+  it("accepts its own install when the core writes two resources one after the other", async () => {
+    const { fake, ctx, store } = await setup();
+    fake.crontabs.set("alice", "# mine\n");
+    await store.read(["crontab alice: tend:a", "crontab alice: tend:b"], ctx);
+    await store.write([{ artifact: artifact("a"), content: block("a", "* * * * * x"), expected: null }], ctx);
+    await store.write([{ artifact: artifact("b"), content: block("b", "* * * * * y"), expected: null }], ctx);
+    expect(fake.crontabs.get("alice")).toBe(`# mine\n${block("a", "* * * * * x")}${block("b", "* * * * * y")}`);
+    expect(fake.installs).toHaveLength(2);
+  });
+
   it("stops when the crontab changed after the plan read it (a `crontab -e` in between)", async () => {
     const { fake, ctx, store } = await setup();
     fake.crontabs.set("alice", "# mine\n");
