@@ -15,6 +15,8 @@ step render --init all -f examples/tend.config.ts
 tend render --init all -f "$spec"
 for init in runit systemd; do
   [ "$init" = systemd ] && ! command -v systemctl >/dev/null && { echo "(no systemctl here: skipping the systemd root)"; continue; }
+  # An image root has the folders its packages made: cron's /etc/cron.d, runit's runsvdir.
+  mkdir -p "$root/$init/etc/cron.d" "$root/$init/etc/runit/runsvdir/default" "$root/$init/etc/systemd/system"
   step plan --init "$init" --root "$root/$init" -f examples/tend.config.ts
   tend plan --init "$init" --root "$root/$init" -f "$spec"
   step apply --init "$init" --root "$root/$init" -f examples/tend.config.ts

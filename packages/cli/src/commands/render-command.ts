@@ -41,11 +41,11 @@ function formatArtifacts(key: string, artifacts: Artifact[], resource: Resource)
   return artifacts
     .map((a) => {
       const store = a.store ?? "file";
-      if (store === "symlink") return `## ${key}  ${a.path} -> ${a.content}\n`;
-      if (store === "directory") return `## ${key}  ${a.path}/\n`;
+      if (store === "symlink") return `## ${key}  ${a.path} -> ${a.content}\n\n`;
+      if (store === "directory") return `## ${key}  ${a.path}/\n\n`;
       const mode = a.mode !== undefined ? ` (${a.mode.toString(8).padStart(4, "0")})` : "";
       const body = a.content.endsWith("\n") || a.content === "" ? a.content : `${a.content}\n`;
-      return `## ${key}  ${store === "file" ? "" : `${store} `}${a.path}${mode}\n${body}`;
+      return `## ${key}  ${store === "file" ? "" : `${store} `}${a.path}${mode}\n${body}\n`;
     })
     .join("");
 }

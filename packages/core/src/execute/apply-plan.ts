@@ -113,7 +113,7 @@ export async function applyPlan(
       record.resource = entry.resource;
       await save();
       written.push(...entry.writes.map((w) => w.artifact.path));
-      for (const write of entry.writes) log(`${entry.key}: ${write.content === null ? "deleted" : "wrote"} ${write.artifact.path}${write.why === "edited" ? " (was edited; old copy kept)" : ""}`);
+      for (const write of entry.writes) log(`${entry.key}: ${describeWrite(write)}`);
     } catch (error) {
       fail(entry, error);
     }
@@ -179,6 +179,13 @@ export async function applyPlan(
   if (!session.offline) failures.push(...(await checkDesired(session, active, assigned, state, failed)));
   await save();
   return { ok: failures.length === 0, lines, failures };
+}
+
+function describeWrite(write: ArtifactWrite): string {
+  const store = write.artifact.store ?? "file";
+  if (write.content === null) return `deleted ${write.artifact.path}`;
+  const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
+  return `${what}${write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : ""}`;
 }
 
 function toChange(entry: PlanEntry): ResourceChange {
