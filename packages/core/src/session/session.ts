@@ -223,7 +223,7 @@ export class Session {
   /** The lock file for this scope (as root for another user: under /run, never in their home). */
   lockPath(): string {
     const scope = this.host.scope;
-    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0 && !this.root) return `/run/tend/user-${scope.uid}.lock`;
+    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0) return this.parts.files.real(`/run/tend/user-${scope.uid}.lock`);
     return this.parts.files.real(join(this.stateStore.dir, "lock"));
   }
 }

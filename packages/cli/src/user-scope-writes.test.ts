@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
+const isRoot = process.getuid?.() === 0;
+
+async function tend(args: string[], cwd: string) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** An image root whose password database has alice (uid 65534), with her home owned by her. */
+async function imageWithAlice() {
+  const dir = await mkdtemp(join(tmpdir(), "tend-user-"));
+  await chmod(dir, 0o755);
+  const root = join(dir, "root");
+  await mkdir(join(root, "etc"), { recursive: true });
+  await mkdir(join(root, "home/alice"), { recursive: true });
+  await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\nalice:x:65534:65534::/home/alice:/bin/sh\n");
+  await writeFile(join(root, "etc/group"), "root:x:0:\nalice:x:65534:\n");
+  await chmod(root, 0o755);
+  await chown(join(root, "home/alice"), 65534, 65534);
+  return { dir, root };
+}
+
+describe.runIf(isRoot)("user-scope writes as root", () => {
+  it("writes inside the user's home as the user, so files and folders are hers", async () => {
+    const { dir, root } = await imageWithAlice();
+    await writeFile(join(dir, "tend.yaml"), "tend: v1alpha1\ntype: File\nname: note\npath: /home/alice/.config/note.txt\ncontent: hi\n");
+    const result = await tend(["apply", "--init", "runit", "--root", root, "--user", "alice"], dir);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const file = await lstat(join(root, "home/alice/.config/note.txt"));
+    const folder = await lstat(join(root, "home/alice/.config"));
+    expect([file.uid, folder.uid]).toEqual([65534, 65534]);
+  });
+
+  it("cannot be led out of the home by a symlink the user planted", async () => {
+    const { dir, root } = await imageWithAlice();
+    await mkdir(join(root, "etc/secret"), { mode: 0o755 });
+    await writeFile(join(root, "etc/secret/keep"), "root's\n");
+    await symlink(join(root, "etc/secret"), join(root, "home/alice/.config"));
+    await writeFile(join(dir, "tend.yaml"), "tend: v1alpha1\ntype: File\nname: note\npath: /home/alice/.config/keep\ncontent: owned\n");
+    const result = await tend(["apply", "--init", "runit", "--root", root, "--user", "alice"], dir);
+    expect(result.code).toBe(1);
+    expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
+  });
+});
