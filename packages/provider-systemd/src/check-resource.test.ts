@@ -1,0 +1,45 @@
+import { service, ServiceSchema, timer, TimerSchema } from "@tend/core";
+import { renderContext } from "@tend/testkit";
+import { describe, expect, it } from "vitest";
+import { checkResource } from "./check-resource.js";
+
+const ctx = renderContext({ init: "systemd" });
+const messages = (resource: Parameters<typeof checkResource>[0]) => checkResource(resource, ctx).map((e) => e.message);
+
+describe("checkResource", () => {
+  it("accepts the seed's examples", () => {
+    expect(messages(ServiceSchema.parse(service("web", { exec: "/opt/web/bin/server --port 8080", systemd: { MemoryMax: "512M", unit: { StartLimitBurst: 3 } } })))).toEqual([]);
+    expect(messages(ServiceSchema.parse(service("bar", { exec: "waybar", user: true, after: ["graphical-session.target"] })))).toEqual([]);
+    expect(messages(ServiceSchema.parse(service("gdm", { displayManager: true })))).toEqual([]);
+    expect(messages(TimerSchema.parse(timer("gc", { exec: "/usr/local/bin/tend gc", schedule: "@weekly" })))).toEqual([]);
+  });
+
+  it("fails schedules with the seed's texts", () => {
+    expect(messages(TimerSchema.parse(timer("y", { exec: "/bin/y", schedule: "@yearly" })))).toEqual([
+      "schedule `@yearly` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields",
+    ]);
+    const both = checkResource(TimerSchema.parse(timer("b", { exec: "/bin/b", schedule: "0 0 1 * 1" })), ctx);
+    expect(both.map((e) => [e.message, e.location.resource])).toEqual([
+      ["schedule `0 0 1 * 1` restricts both day-of-month and day-of-week; cron runs on either, and no init here can express that", "timer:b"],
+    ]);
+  });
+
+  it("refuses what systemd cannot load or would misread", () => {
+    expect(messages(ServiceSchema.parse(service("tmpl@", { exec: "/bin/x" })))).toEqual([
+      "service:tmpl@ has an invalid `name`: a name ending in `@` makes tend-tmpl@.service a template unit, which cannot be started",
+    ]);
+    expect(messages(ServiceSchema.parse(service("rel", { exec: "bin/server --port 1" })))).toEqual([
+      "service:rel has an invalid `exec`: `bin/server` is a relative path; use an absolute path, or a bare command name looked up on PATH",
+    ]);
+    expect(messages(ServiceSchema.parse(service("t", { exec: "/bin/x", after: ["my target.target"] })))).toEqual([
+      "service:t has an invalid `after`: `my target.target` is not a systemd unit name",
+    ]);
+    expect(messages(ServiceSchema.parse(service("h", { exec: "/bin/x", systemd: { ExecStartPre: "/bin/echo C:\\" } })))).toEqual([
+      "service:h has an invalid `systemd`: `ExecStartPre` ends in a backslash, which would join the next line of the unit to it",
+    ]);
+    expect(messages(ServiceSchema.parse(service("dm", { user: true, displayManager: true })))).toEqual([
+      "service:dm has an invalid `displayManager`: a display manager is a system service: it sets the host's default target",
+    ]);
+    expect(messages(ServiceSchema.parse(service("x".repeat(250), { exec: "/bin/x" })))[0]).toContain("longer than the 255 characters");
+  });
+});

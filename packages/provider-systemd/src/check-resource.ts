@@ -1,0 +1,78 @@
+import { errors, parseExec, parseSchedule, TendError, type RenderContext, type Resource, type Service } from "@tend/core";
+import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
+import { primaryUnit, tendUnitName } from "./unit-name.js";
+
+/** systemd's limit on a unit name (UNIT_NAME_MAX less the NUL). */
+const UNIT_NAME_MAX = 255;
+/** What systemd accepts in a unit name. */
+const UNIT_NAME_CHARS = /^[A-Za-z0-9:_.\\@-]+$/;
+
+/**
+ * The systemd-only rules, at plan time, beyond what the capabilities cover: names that make a
+ * template or an over-long unit, an `exec` systemd cannot run, a `*.target` that is not a unit
+ * name, hatch values that would run into the next line, a schedule that does not parse.
+ */
+export function checkResource(resource: Resource, _ctx?: RenderContext): TendError[] {
+  if (resource.type === "file") return [];
+  const ref = `${resource.type}:${resource.name}`;
+  const found: TendError[] = [];
+  const ownUnit = resource.type === "timer" || resource.exec !== undefined;
+  if (ownUnit) {
+    if (resource.name.endsWith("@")) {
+      found.push(errors.invalidField(ref, "name", `a name ending in \`@\` makes ${tendUnitName(resource.name, "service")} a template unit, which cannot be started`));
+    }
+    if (tendUnitName(resource.name, "service").length > UNIT_NAME_MAX) {
+      found.push(errors.invalidField(ref, "name", `${tendUnitName(resource.name, "service")} is longer than the ${UNIT_NAME_MAX} characters systemd allows in a unit name`));
+    }
+  } else if (primaryUnit(resource).length > UNIT_NAME_MAX) {
+    found.push(errors.invalidField(ref, "name", `is longer than the ${UNIT_NAME_MAX} characters systemd allows in a unit name`));
+  }
+  if (resource.type === "timer") {
+    found.push(...checkExec(ref, resource.exec));
+    try {
+      parseSchedule(resource.schedule);
+    } catch (error) {
+      if (!TendError.isInstance(error)) throw error;
+      found.push(error.at({ resource: ref }));
+    }
+    return found;
+  }
+  if (resource.exec !== undefined) found.push(...checkExec(ref, resource.exec));
+  if (resource.displayManager && resource.user) {
+    found.push(errors.invalidField(ref, "displayManager", "a display manager is a system service: it sets the host's default target"));
+  }
+  for (const entry of resource.after ?? []) {
+    if (entry.endsWith(".target") && !UNIT_NAME_CHARS.test(entry)) {
+      found.push(errors.invalidField(ref, "after", `\`${entry}\` is not a systemd unit name`));
+    }
+  }
+  found.push(...checkHatch(ref, resource.systemd));
+  return found;
+}
+
+/** systemd runs an absolute path or a bare name; a relative path such as `bin/x` fails to load. */
+function checkExec(ref: string, exec: string): TendError[] {
+  const line = parseExec(exec);
+  const first = line.argv[0];
+  if (line.kind === "argv" && first !== undefined && !first.startsWith("/")) {
+    return [errors.invalidField(ref, "exec", `\`${first}\` is a relative path; use an absolute path, or a bare command name looked up on PATH`)];
+  }
+  return [];
+}
+
+/**
+ * Hatch values are written verbatim (they are systemd syntax), so a value ending in an odd run
+ * of backslashes would continue onto the next line and swallow the directive after it.
+ */
+function checkHatch(ref: string, hatch: Service["systemd"]): TendError[] {
+  const found: TendError[] = [];
+  for (const [, key, value] of hatchDirectives(hatch)) {
+    for (const text of hatchValues(value)) {
+      const trailing = /\\+$/.exec(text)?.[0].length ?? 0;
+      if (trailing % 2 === 1) {
+        found.push(errors.invalidField(ref, "systemd", `\`${key}\` ends in a backslash, which would join the next line of the unit to it`));
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import { service, ServiceSchema, timer, TimerSchema, type Resource } from "@tend/core";
+import { readContext, RecordingRunner } from "@tend/testkit";
+import { describe, expect, it, vi } from "vitest";
+import { observeUnits } from "./observe-units.js";
+import { processUid } from "./process-uid.js";
+
+vi.mock("./process-uid.js", () => ({ processUid: vi.fn(() => 0) }));
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
+const svc = (name: string, fields: Parameters<typeof service>[1] = {}) => ServiceSchema.parse(service(name, fields));
+
+/** A runner answering as the captured host did. */
+function capturedHost(options: { defaultTarget?: string } = {}): RecordingRunner {
+  return new RecordingRunner()
+    .on(/^systemctl( --user -M alice@)? list-unit-files /, { stdout: fixture("list-unit-files-system.json") })
+    .on(/^systemctl( --user -M alice@)? list-units /, { stdout: fixture("list-units-system.json") })
+    .on("systemctl show -p Id,LoadState,UnitFileState,CanReload", { stdout: fixture("show-can-reload.txt") })
+    .on("systemctl get-default", { stdout: options.defaultTarget ? `${options.defaultTarget}\n` : fixture("get-default.txt") });
+}
+
+describe("observeUnits on a live system manager", () => {
+  const resources: Resource[] = [
+    svc("web", { exec: "/bin/sleep infinity", reloadSignal: "HUP" }),
+    svc("crash", { exec: "/bin/false", restart: "always" }),
+    svc("failed", { exec: "/bin/false" }),
+    svc("once", { exec: "/bin/true", systemd: { Type: "oneshot", RemainAfterExit: true } }),
+    svc("stopped", { exec: "/bin/sleep infinity" }),
+    svc("disabled", { exec: "/bin/sleep infinity" }),
+    svc("masked", { exec: "/bin/sleep infinity" }),
+    svc("new", { exec: "/bin/sleep infinity" }),
+    TimerSchema.parse(timer("backup", { exec: "/bin/true", schedule: "30 2 * * *" })),
+    svc("ssh", { reloadOn: ["file:sshd-config"] }),
+    svc("sshd"),
+    svc("gdm", { displayManager: true, reloadOn: ["file:gdm-config"] }),
+    svc("indirect-demo"),
+    svc("legacy-demo"),
+    svc("nope", { reloadOn: ["file:x"] }),
+  ];
+
+  it("answers from two lists, one show for distro units with reloadOn, and get-default for a display manager", async () => {
+    const runner = capturedHost();
+    const ctx = await readContext({ init: "systemd", runner });
+    const observed = await observeUnits(resources, ctx);
+    expect(runner.lines).toEqual([
+      "systemctl list-unit-files --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
+      "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
+      "systemctl show -p Id,LoadState,UnitFileState,CanReload -- ssh.service gdm.service nope.service",
+      "systemctl get-default",
+    ]);
+    const summary = Object.fromEntries(
+      [...observed].map(([key, o]) => [key, [o.exists, o.state, o.enabled, o.unitFileState, o.canReload, o.drift?.join("; ")]]),
+    );
+    expect(summary).toEqual({
+      "service:web": [true, "running", true, "enabled", true, undefined],
+      "service:crash": [true, "stopped", true, "enabled", false, undefined],
+      "service:failed": [true, "stopped", false, "disabled", false, undefined],
+      "service:once": [true, "running", true, "enabled", false, undefined],
+      "service:stopped": [true, "stopped", true, "enabled", false, undefined],
+      "service:disabled": [true, "stopped", false, "disabled", false, undefined],
+      "service:masked": [true, "stopped", undefined, "masked", false, undefined],
+      "service:new": [false, "stopped", false, undefined, false, undefined],
+      "timer:backup": [true, "running", true, "enabled", undefined, undefined],
+      "service:ssh": [true, "running", true, "enabled", true, undefined],
+      "service:sshd": [true, "stopped", undefined, "alias", undefined, undefined],
+      "service:gdm": [true, "stopped", false, "disabled", false, undefined],
+      "service:indirect-demo": [true, "stopped", undefined, "indirect", undefined, undefined],
+      "service:legacy-demo": [true, "stopped", undefined, "generated", undefined, undefined],
+      "service:nope": [false, "stopped", false, undefined, false, undefined],
+    });
+    expect(observed.get("service:crash")?.details).toEqual({ load: "loaded", active: "activating", sub: "auto-restart", preset: "enabled" });
+  });
+
+  it("reports another default target as drift of a display manager", async () => {
+    const ctx = await readContext({ init: "systemd", runner: capturedHost({ defaultTarget: "multi-user.target" }) });
+    const observed = await observeUnits([svc("gdm", { displayManager: true })], ctx);
+    expect(observed.get("service:gdm")?.drift).toEqual(["the host boots to multi-user.target, not graphical.target"]);
+  });
+
+  it("costs two processes for 200 services that need nothing else, with a short argv", async () => {
+    const runner = capturedHost();
+    const many = Array.from({ length: 200 }, (_, i) => svc(`svc${i}`, { exec: "/bin/sleep infinity" }));
+    const observed = await observeUnits(many, await readContext({ init: "systemd", runner }));
+    expect(observed.size).toBe(200);
+    expect(runner.lines).toEqual([
+      "systemctl list-unit-files --output=json -- tend-*",
+      "systemctl list-units --all --output=json -- tend-*",
+    ]);
+  });
+
+  it("accepts list-unit-files exiting 1 with an empty list, and fails on anything else", async () => {
+    const empty = new RecordingRunner().on("systemctl list-unit-files", { exitCode: 1, stdout: "[]\n" }).on("systemctl list-units", { stdout: "[]\n" });
+    const observed = await observeUnits([svc("web", { exec: "/bin/web" })], await readContext({ init: "systemd", runner: empty }));
+    expect(observed.get("service:web")).toMatchObject({ exists: false, state: "stopped", enabled: false });
+    const broken = new RecordingRunner().on("systemctl list-unit-files", { exitCode: 1, stderr: "Failed to connect to bus: No such file or directory" });
+    await expect(observeUnits([svc("web", { exec: "/bin/web" })], await readContext({ init: "systemd", runner: broken }))).rejects.toThrow(
+      "Failed to connect to bus",
+    );
+  });
+
+  it("shows template instances, which have no unit file of their own", async () => {
+    const runner = new RecordingRunner()
+      .on("systemctl list-unit-files", { stdout: "[]" })
+      .on("systemctl list-units", { stdout: '[{"unit":"getty@tty1.service","load":"loaded","active":"active","sub":"running","description":"Getty on tty1"}]' })
+      .on("systemctl show", { stdout: "Id=getty@tty1.service\nLoadState=loaded\nUnitFileState=enabled\nCanReload=no\n" });
+    const observed = await observeUnits([svc("getty@tty1")], await readContext({ init: "systemd", runner }));
+    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,UnitFileState,CanReload -- getty@tty1.service");
+    expect(observed.get("service:getty@tty1")).toMatchObject({ exists: true, state: "running", enabled: true, unitFileState: "enabled" });
+  });
+});
+
+describe("observeUnits in a user scope", () => {
+  it("reaches alice's manager with -M alice@ when run as root", async () => {
+    const runner = new RecordingRunner()
+      .on("systemctl --user -M alice@ list-unit-files", { stdout: fixture("list-unit-files-user.json") })
+      .on("systemctl --user -M alice@ list-units", { stdout: fixture("list-units-user.json") });
+    const sync = svc("syncthing", { exec: "syncthing serve --no-browser", user: true });
+    const observed = await observeUnits([sync], await readContext({ init: "systemd", scope: "user", runner }));
+    expect(runner.lines).toEqual([
+      "systemctl --user -M alice@ list-unit-files --output=json -- tend-*",
+      "systemctl --user -M alice@ list-units --all --output=json -- tend-*",
+    ]);
+    expect(observed.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: true });
+  });
+
+  it("uses plain --user with the user's runtime dir when run as the user", async () => {
+    vi.mocked(processUid).mockReturnValue(1000);
+    try {
+      const runner = new RecordingRunner()
+        .on("systemctl --user list-unit-files", { stdout: fixture("list-unit-files-user.json") })
+        .on("systemctl --user list-units", { stdout: fixture("list-units-user.json") });
+      await observeUnits([svc("syncthing", { exec: "syncthing serve", user: true })], await readContext({ init: "systemd", scope: "user", runner }));
+      expect(runner.calls.map((c) => [c.argv.slice(0, 3).join(" "), c.env])).toEqual([
+        ["systemctl --user list-unit-files", { XDG_RUNTIME_DIR: "/run/user/1000" }],
+        ["systemctl --user list-units", { XDG_RUNTIME_DIR: "/run/user/1000" }],
+      ]);
+    } finally {
+      vi.mocked(processUid).mockReturnValue(0);
+    }
+  });
+});

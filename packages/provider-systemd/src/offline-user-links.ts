@@ -1,0 +1,56 @@
+import { errors, TendError, type ApplyContext, type Service, type Timer } from "@tend/core";
+import { parseInstallSection } from "./parse-install-section.js";
+import { renderArtifacts } from "./render-artifacts.js";
+import { userUnitSearchPath } from "./unit-directories.js";
+import { primaryUnit } from "./unit-name.js";
+
+/**
+ * Enables a user unit under `--root`, where systemd refuses `systemctl --user --root`: the same
+ * links `systemctl --user enable` makes, in `~/.config/systemd/user` (`<target>.wants/<unit>`,
+ * `<target>.requires/<unit>`, aliases), from the unit's `[Install]` section. A tend unit's
+ * section comes from rendering it; a distro unit's from its file in the user manager's folders.
+ */
+export async function linkUserUnitOffline(resource: Service | Timer, ctx: ApplyContext): Promise<void> {
+  const unit = primaryUnit(resource);
+  const config = configDir(ctx);
+  const found = await findUnitText(resource, ctx);
+  const install = parseInstallSection(found.text);
+  const links = [
+    ...install.wantedBy.map((target) => `${config}/${target}.wants/${unit}`),
+    ...install.requiredBy.map((target) => `${config}/${target}.requires/${unit}`),
+    ...install.alias.map((alias) => `${config}/${alias}`),
+  ];
+  for (const link of links) await ctx.files.symlink(link, found.path);
+}
+
+/** Removes every link to the unit that enabling made in `~/.config/systemd/user`. */
+export async function unlinkUserUnitOffline(resource: Service | Timer, ctx: ApplyContext): Promise<void> {
+  const unit = primaryUnit(resource);
+  const config = configDir(ctx);
+  for (const entry of (await ctx.files.readDir(config)) ?? []) {
+    const path = `${config}/${entry}`;
+    if (/\.(wants|requires)$/.test(entry)) {
+      if (await ctx.files.exists(`${path}/${unit}`)) await ctx.files.remove(`${path}/${unit}`);
+      continue;
+    }
+    const target = await ctx.files.readLink(path);
+    if (target !== null && entry !== unit && target.endsWith(`/${unit}`)) await ctx.files.remove(path);
+  }
+}
+
+function configDir(ctx: ApplyContext): string {
+  if (ctx.scope.kind !== "user") throw new TendError("TEND_SYSTEMD_SCOPE", "user unit links are made in a user scope only");
+  return `${ctx.scope.home}/.config/systemd/user`;
+}
+
+async function findUnitText(resource: Service | Timer, ctx: ApplyContext): Promise<{ path: string; text: string }> {
+  const unit = primaryUnit(resource);
+  const rendered = renderArtifacts(resource, ctx).find((artifact) => artifact.path.endsWith(`/${unit}`));
+  if (rendered) return { path: rendered.path, text: rendered.content };
+  const home = ctx.scope.kind === "user" ? ctx.scope.home : ctx.host.home;
+  for (const dir of userUnitSearchPath(home)) {
+    const text = await ctx.files.readFile(`${dir}/${unit}`);
+    if (text !== null) return { path: `${dir}/${unit}`, text };
+  }
+  throw errors.unitMissing(`${resource.type}:${resource.name}`, unit);
+}

@@ -1,0 +1,16 @@
+import type { ApplyContext, Service, Timer } from "@tend/core";
+import { linkUserUnitOffline, unlinkUserUnitOffline } from "./offline-user-links.js";
+import { systemctl } from "./systemctl-command.js";
+import { primaryUnit } from "./unit-name.js";
+
+/**
+ * Enables or disables a unit in an image root, with no manager running: `systemctl --root=DIR`
+ * for system units (it only edits links), links made by hand for user units.
+ */
+export async function setEnabledOffline(resource: Service | Timer, op: "enable" | "disable", ctx: ApplyContext): Promise<void> {
+  if (ctx.scope.kind === "user") {
+    await (op === "enable" ? linkUserUnitOffline(resource, ctx) : unlinkUserUnitOffline(resource, ctx));
+    return;
+  }
+  await ctx.run.run(systemctl(ctx, [op, "--", primaryUnit(resource)]));
+}

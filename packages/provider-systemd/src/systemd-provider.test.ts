@@ -1,0 +1,219 @@
+import { service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
+import { applyContext, RecordingRunner } from "@tend/testkit";
+import { describe, expect, it, vi } from "vitest";
+import { processUid } from "./process-uid.js";
+import { systemdProvider as provider } from "./systemd-provider.js";
+
+vi.mock("./process-uid.js", () => ({ processUid: vi.fn(() => 0) }));
+
+const web = ServiceSchema.parse(service("web", { exec: "/opt/web/bin/server --port 8080", restart: "on_failure", reloadSignal: "HUP" }));
+const backup = TimerSchema.parse(timer("backup", { exec: "restic backup ~/Documents", schedule: "30 2 * * *" }));
+const sshd = ServiceSchema.parse(service("sshd"));
+const socket = ServiceSchema.parse(service("nordvpnd.socket"));
+const gdm = ServiceSchema.parse(service("gdm", { displayManager: true }));
+const sddm = ServiceSchema.parse(service("sddm", { displayManager: true }));
+const syncthing = ServiceSchema.parse(service("syncthing", { exec: "syncthing serve --no-browser", user: true, restart: "always" }));
+
+function change(resource: Resource, action: ResourceChange["action"], ops: Operation[] = []): ResourceChange {
+  return { key: `${resource.type}:${resource.name}`, action, resource, ops, filesChanged: action !== "remove", reasons: [] };
+}
+
+/** What the core does for one apply: removals, (files), afterWrites once, then each add/change. */
+async function applyAll(changes: ResourceChange[], paths: string[], ctx: Awaited<ReturnType<typeof applyContext>>) {
+  for (const c of changes.filter((c) => c.action === "remove")) await provider.remove(c, ctx);
+  await provider.afterWrites!(changes, paths, ctx);
+  for (const c of changes.filter((c) => c.action !== "remove")) await provider.apply(c, ctx);
+}
+
+describe("apply: system services", () => {
+  it("adds: one daemon-reload, then enable and start the new unit", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(web, "add", ["enable", "start"])], ["/etc/systemd/system/tend-web.service"], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl daemon-reload", "systemctl enable -- tend-web.service", "systemctl start -- tend-web.service"]);
+  });
+
+  it("changes: one daemon-reload for all changed units, then restart each", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    const other = ServiceSchema.parse(service("other", { exec: "/bin/other" }));
+    await applyAll(
+      [change(web, "change", ["restart"]), change(other, "change", ["restart"])],
+      ["/etc/systemd/system/tend-web.service", "/etc/systemd/system/tend-other.service"],
+      ctx,
+    );
+    expect(ctx.runner.lines).toEqual(["systemctl daemon-reload", "systemctl restart -- tend-web.service", "systemctl restart -- tend-other.service"]);
+  });
+
+  it("reloads with systemctl reload, never reload-or-restart, and runs no daemon-reload when no unit changed", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(web, "change", ["reload"])], ["/etc/web/web.conf"], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl reload -- tend-web.service"]);
+  });
+
+  it("daemon-reloads for a unit or drop-in a file resource wrote", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([], ["/etc/systemd/system/nginx.service.d/override.conf"], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl daemon-reload"]);
+  });
+
+  it("removes: disable --now, then after the files are gone daemon-reload and reset-failed", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(web, "remove")], ["/etc/systemd/system/tend-web.service"], ctx);
+    expect(ctx.runner.lines).toEqual([
+      "systemctl disable --now -- tend-web.service",
+      "systemctl daemon-reload",
+      "systemctl reset-failed -- tend-web.service",
+    ]);
+    expect(ctx.runner.calls[2]!.okCodes).toEqual([0, 1]);
+  });
+
+  it("stops what may still run when the unit file was already deleted by hand", async () => {
+    const runner = new RecordingRunner().on("systemctl disable --now", { exitCode: 1, stderr: "Failed to disable unit: Unit file tend-web.service does not exist." });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await provider.remove(change(web, "remove"), ctx);
+    expect(runner.lines).toEqual(["systemctl disable --now -- tend-web.service", "systemctl stop -- tend-web.service"]);
+  });
+
+  it("fails a removal when systemctl cannot reach the manager", async () => {
+    const runner = new RecordingRunner().on("systemctl", { exitCode: 1, stderr: "Failed to connect to bus: No such file or directory" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await expect(provider.remove(change(web, "remove"), ctx)).rejects.toThrow("Failed to connect to bus");
+  });
+});
+
+describe("apply: timers", () => {
+  it("enables and starts the .timer, never its static .service", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(backup, "add", ["enable", "start"])], ["/etc/systemd/system/tend-backup.service", "/etc/systemd/system/tend-backup.timer"], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl daemon-reload", "systemctl enable -- tend-backup.timer", "systemctl start -- tend-backup.timer"]);
+  });
+
+  it("removes both units", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(backup, "remove")], ["/etc/systemd/system/tend-backup.service", "/etc/systemd/system/tend-backup.timer"], ctx);
+    expect(ctx.runner.lines).toEqual([
+      "systemctl disable --now -- tend-backup.timer tend-backup.service",
+      "systemctl daemon-reload",
+      "systemctl reset-failed -- tend-backup.timer tend-backup.service",
+    ]);
+  });
+});
+
+describe("apply: distro units", () => {
+  it("only enables, by the name as given when it carries a suffix", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(sshd, "add", ["enable"]), change(socket, "add", ["enable"])], [], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl enable -- sshd.service", "systemctl enable -- nordvpnd.socket"]);
+  });
+
+  it("removal disables and leaves the distro's files (no stop, no reset-failed, no daemon-reload)", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    await applyAll([change(socket, "remove")], [], ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl disable -- nordvpnd.socket"]);
+  });
+
+  it("treats a failed disable of a unit whose files are gone as done, and of one still there as a failure", async () => {
+    const gone = new RecordingRunner()
+      .on("systemctl disable", { exitCode: 1, stderr: "Failed to disable unit: Unit file sshd.service does not exist." })
+      .on("systemctl list-unit-files", { exitCode: 1, stdout: "[]\n" });
+    await provider.remove(change(sshd, "remove"), await applyContext({ init: "systemd", runner: gone }));
+    expect(gone.lines).toEqual(["systemctl disable -- sshd.service", "systemctl list-unit-files --output=json -- sshd.service"]);
+
+    const there = new RecordingRunner()
+      .on("systemctl disable", { exitCode: 1, stderr: "Access denied" })
+      .on("systemctl list-unit-files", { stdout: '[{"unit_file":"sshd.service","state":"alias","preset":null}]' });
+    await expect(provider.remove(change(sshd, "remove"), await applyContext({ init: "systemd", runner: there }))).rejects.toThrow("Access denied");
+  });
+});
+
+describe("apply: display manager", () => {
+  it("sets graphical.target as the default, remembers the one it replaced, and puts it back on removal", async () => {
+    const runner = new RecordingRunner().on("systemctl get-default", { stdout: "multi-user.target\n" }, 1).on("systemctl get-default", { stdout: "graphical.target\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await applyAll([change(gdm, "add", ["enable"])], [], ctx);
+    expect(runner.lines).toEqual(["systemctl get-default", "systemctl set-default -- graphical.target", "systemctl enable -- gdm.service"]);
+    expect(ctx.state.get("displayManager")).toEqual({ replaced: "multi-user.target", by: ["service:gdm"] });
+    expect(ctx.logged).toEqual(["service:gdm: default target set to graphical.target (was multi-user.target)"]);
+
+    runner.clear();
+    await applyAll([change(gdm, "remove")], [], ctx);
+    expect(runner.lines).toEqual(["systemctl disable -- gdm.service", "systemctl get-default", "systemctl set-default -- multi-user.target"]);
+    expect(ctx.state.get("displayManager")).toBeUndefined();
+  });
+
+  it("fixes drift of the default target on a change with no operations", async () => {
+    const runner = new RecordingRunner().on("systemctl get-default", { stdout: "multi-user.target\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    ctx.state.set("displayManager", { by: ["service:gdm"] });
+    await provider.apply(change(gdm, "change", []), ctx);
+    expect(runner.lines).toEqual(["systemctl get-default", "systemctl set-default -- graphical.target"]);
+    expect(ctx.state.get("displayManager")).toEqual({ replaced: "multi-user.target", by: ["service:gdm"] });
+  });
+
+  it("keeps graphical.target while another display manager is declared, and touches nothing when it was already the default", async () => {
+    const runner = new RecordingRunner().on("systemctl get-default", { stdout: "graphical.target\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await applyAll([change(gdm, "add", ["enable"]), change(sddm, "add", ["enable"])], [], ctx);
+    expect(runner.lines).toEqual(["systemctl get-default", "systemctl enable -- gdm.service", "systemctl get-default", "systemctl enable -- sddm.service"]);
+    runner.clear();
+    await provider.remove(change(gdm, "remove"), ctx);
+    expect(ctx.state.get("displayManager")).toEqual({ by: ["service:sddm"] });
+    await provider.remove(change(sddm, "remove"), ctx);
+    expect(runner.lines).toEqual(["systemctl disable -- gdm.service", "systemctl disable -- sddm.service"]);
+    expect(ctx.state.get("displayManager")).toBeUndefined();
+  });
+});
+
+describe("apply: user services", () => {
+  it("goes through alice's own manager with -M alice@ when run as root", async () => {
+    const ctx = await applyContext({ init: "systemd", scope: "user" });
+    await applyAll([change(syncthing, "add", ["enable", "start"])], ["/home/alice/.config/systemd/user/tend-syncthing.service"], ctx);
+    await applyAll([change(syncthing, "remove")], ["/home/alice/.config/systemd/user/tend-syncthing.service"], ctx);
+    expect(ctx.runner.lines).toEqual([
+      "systemctl --user -M alice@ daemon-reload",
+      "systemctl --user -M alice@ enable -- tend-syncthing.service",
+      "systemctl --user -M alice@ start -- tend-syncthing.service",
+      "systemctl --user -M alice@ disable --now -- tend-syncthing.service",
+      "systemctl --user -M alice@ daemon-reload",
+      "systemctl --user -M alice@ reset-failed -- tend-syncthing.service",
+    ]);
+  });
+
+  it("uses plain --user with XDG_RUNTIME_DIR when run as alice", async () => {
+    vi.mocked(processUid).mockReturnValue(1000);
+    try {
+      const ctx = await applyContext({ init: "systemd", scope: "user" });
+      await applyAll([change(syncthing, "add", ["enable", "start"])], ["/home/alice/.config/systemd/user/tend-syncthing.service"], ctx);
+      expect(ctx.runner.calls.map((c) => [c.argv.join(" "), c.env?.XDG_RUNTIME_DIR])).toEqual([
+        ["systemctl --user daemon-reload", "/run/user/1000"],
+        ["systemctl --user enable -- tend-syncthing.service", "/run/user/1000"],
+        ["systemctl --user start -- tend-syncthing.service", "/run/user/1000"],
+      ]);
+    } finally {
+      vi.mocked(processUid).mockReturnValue(0);
+    }
+  });
+});
+
+describe("apply offline (--root DIR)", () => {
+  it("enables in the image with systemctl --root, starts nothing, reloads nothing", async () => {
+    const ctx = await applyContext({ init: "systemd", offline: true });
+    await applyAll([change(web, "add", ["enable", "start"]), change(sshd, "add", ["enable"])], ["/etc/systemd/system/tend-web.service"], ctx);
+    await applyAll([change(backup, "remove")], ["/etc/systemd/system/tend-backup.timer"], ctx);
+    expect(ctx.runner.lines).toEqual([
+      `systemctl --root=${ctx.rootDir} enable -- tend-web.service`,
+      `systemctl --root=${ctx.rootDir} enable -- sshd.service`,
+      `systemctl --root=${ctx.rootDir} disable -- tend-backup.timer`,
+    ]);
+    expect(ctx.logged).toEqual(["service:web: not started: applying into an image root, where nothing runs until it boots"]);
+  });
+});
+
+describe("the provider", () => {
+  it("declares what it can express as data", () => {
+    expect(provider.capabilities).toEqual({
+      service: { userServices: true, distroUnits: true, systemdTargets: true, escapeHatch: "systemd", displayManager: true, reloadSignal: true },
+      timer: { userTimers: true },
+    });
+    expect(provider.serves).toEqual({ inits: ["systemd"], types: ["service", "timer"] });
+  });
+});

@@ -1,0 +1,37 @@
+import { API_VERSION, defineProvider } from "@tend/core";
+import { applyChange } from "./apply-change.js";
+import { checkResource } from "./check-resource.js";
+import { observeUnits } from "./observe-units.js";
+import { probeUnits } from "./probe-units.js";
+import { refusedOperations } from "./refused-operations.js";
+import { reloadManagers } from "./reload-managers.js";
+import { removeChange } from "./remove-change.js";
+import { renderArtifacts } from "./render-artifacts.js";
+import { unitLogs } from "./unit-logs.js";
+
+/** tend on systemd: services (system and user, tend's own and the distro's) and timers. */
+export const systemdProvider = defineProvider({
+  apiVersion: API_VERSION,
+  name: "systemd",
+  serves: { inits: ["systemd"], types: ["service", "timer"] },
+  capabilities: {
+    service: {
+      userServices: true,
+      distroUnits: true,
+      systemdTargets: true,
+      escapeHatch: "systemd",
+      displayManager: true,
+      reloadSignal: true,
+    },
+    timer: { userTimers: true },
+  },
+  check: checkResource,
+  render: renderArtifacts,
+  observe: observeUnits,
+  refusedOperations,
+  afterWrites: reloadManagers,
+  apply: applyChange,
+  remove: removeChange,
+  probe: probeUnits,
+  logs: unitLogs,
+});
