@@ -47,9 +47,9 @@ describe("compileAndSwitch", () => {
     await compileAndSwitch(changes, webFiles, ctx);
     expect(runner.lines.slice(1)).toEqual([
       "s6-rc-db -b -l /run/s6-rc list services",
-      "s6-rc-update -b -l /run/s6-rc -f /dev/stdin /etc/s6/db/tend-g1-a",
+      "s6-rc-update -b -l /run/s6-rc -f /etc/s6/db/tend-g1-a.conversion /etc/s6/db/tend-g1-a",
     ]);
-    expect(runner.calls[2]!.input).toBe("tend-api restart\ntend-web restart\n");
+    expect(await readFile(join(ctx.rootDir, "etc/s6/db/tend-g1-a.conversion"), "utf8")).toBe("tend-api restart\ntend-web restart\n");
     expect(ctx.state.get("restartedByUpdate")).toEqual({ generation: 1, services: ["tend-api", "tend-web"] });
   });
 

@@ -10,7 +10,8 @@ import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, ser
 /**
  * The seed's apply for s6, once per apply after every file is written: compile `/etc/s6/sv` into
  * a fresh `/etc/s6/db/tend-g<generation>-a`, switch the live state to it with s6-rc-update
- * (restarting, through a conversion file, every changed longrun that is to be restarted), then
+ * (restarting, through a conversion file `tend-g<generation>-a.conversion`, every changed longrun
+ * that is to be restarted), then
  * point `/etc/s6/db/current`, the database boot uses, at it. Offline (`--root`) it compiles and
  * flips `current` only. Old databases stay where they are; tend never deletes one, so it never
  * touches the live one.
@@ -36,9 +37,12 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
     return;
   }
   const restarts = await restartsForUpdate(changes, ctx);
+  // The conversion file stays next to its database, a record of what that switch restarted. (It
+  // cannot come through stdin: the runner's stdin is a socket, which /dev/stdin cannot open.)
+  const conversion = `${database}.conversion`;
+  if (restarts.length > 0) await ctx.files.writeFile(conversion, conversionFile(restarts), { mode: 0o644 });
   const update = await ctx.run.run({
-    argv: ["s6-rc-update", "-b", "-l", LIVE_DIR, ...(restarts.length > 0 ? ["-f", "/dev/stdin"] : []), database],
-    ...(restarts.length > 0 ? { input: conversionFile(restarts) } : {}),
+    argv: ["s6-rc-update", "-b", "-l", LIVE_DIR, ...(restarts.length > 0 ? ["-f", conversion] : []), database],
     okCodes: [0, 1, 2],
     timeoutMs: 180_000,
   });

@@ -1,0 +1,197 @@
+import { checkExit, SIGNALS, ServiceSchema, type Command, type CommandResult, type HostFiles, type ProviderDefinition, type ReadContext, type Runner, type Service } from "@tend/core";
+import { applyContext, renderContext } from "@tend/testkit";
+import { startHost, type TestHost } from "@tend/testkit/harness";
+import s6Provider from "@tend/provider-s6";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The service directories @tend/provider-s6 renders, run for real by Debian's s6-svscan (PID 1 of
+ * the s6 image). Debian has no s6-rc, so this suite does by hand what s6-rc-compile does for a
+ * longrun (copy `run` and `finish` into a service directory of the scan directory) and proves what
+ * s6 itself decides: the restart policy of `finish`, the environment and exec of `run`, the
+ * signals a reload sends, and the provider's probe. The full s6-rc path is s6rc.test.ts.
+ */
+
+const provider: ProviderDefinition = s6Provider;
+const SCAN = "/run/service";
+
+function service(fields: Omit<Service, "type">): Service {
+  return ServiceSchema.parse({ type: "service", ...fields });
+}
+
+/** Runs the provider's commands inside the container, checking exit codes as production does. */
+class ContainerRunner implements Runner {
+  constructor(private readonly host: TestHost) {}
+  async run(command: Command): Promise<CommandResult> {
+    if (command.input !== undefined) throw new Error("ContainerRunner cannot pass stdin");
+    const result = await this.host.exec(command.argv, { ...(command.env ? { env: command.env } : {}), timeoutMs: command.timeoutMs ?? 60_000 });
+    return checkExit(command, result);
+  }
+}
+
+/** The container's files, read through commands (paths as arguments, never through a shell). */
+class ContainerFiles implements HostFiles {
+  constructor(private readonly host: TestHost) {}
+  real(path: string): string {
+    return path;
+  }
+  private async ok(argv: string[]): Promise<boolean> {
+    return (await this.host.exec(argv)).exitCode === 0;
+  }
+  exists(path: string): Promise<boolean> {
+    return this.ok(["/bin/sh", "-c", 'test -e "$1" || test -L "$1"', "sh", path]);
+  }
+  isDirectory(path: string): Promise<boolean> {
+    return this.ok(["test", "-d", path]);
+  }
+  async readFile(path: string): Promise<string | null> {
+    if (!(await this.ok(["/bin/sh", "-c", 'test -f "$1" && ! test -L "$1"', "sh", path]))) return null;
+    return this.host.readFile(path);
+  }
+  async readLink(path: string): Promise<string | null> {
+    const result = await this.host.exec(["readlink", path]);
+    return result.exitCode === 0 ? result.stdout.replace(/\n$/, "") : null;
+  }
+  async readDir(path: string): Promise<string[] | null> {
+    const result = await this.host.exec(["ls", "-1A", path]);
+    return result.exitCode === 0 ? result.stdout.split("\n").filter(Boolean).sort() : null;
+  }
+}
+
+describe("rendered s6 service directories under Debian's s6-svscan", () => {
+  let host: TestHost;
+  let read: ReadContext;
+
+  beforeAll(async () => {
+    host = await startHost("s6");
+    // The provider addresses a service as s6-rc does, through the live dir's servicedirs; here
+    // that is the scan directory itself.
+    await run(["mkdir", "-p", "/run/s6-rc"]);
+    await run(["ln", "-s", SCAN, "/run/s6-rc/servicedirs"]);
+    read = { ...renderContext({ init: "s6" }), run: new ContainerRunner(host), files: new ContainerFiles(host) };
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  async function run(argv: string[]): Promise<string> {
+    const result = await host.exec(argv);
+    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
+    return result.stdout;
+  }
+
+  /**
+   * Writes what the provider renders for `svc` into /etc/s6/sv, as apply would, then gives s6 the
+   * service directory s6-rc-compile would make of it (its `run` and `finish`) and rescans.
+   * `extra` files go into the service directory too (an admin's `notification-fd`).
+   */
+  async function deploy(svc: Service, extra: Record<string, string> = {}): Promise<void> {
+    const artifacts = provider.render(svc, renderContext({ init: "s6" }));
+    for (const artifact of artifacts) {
+      if (artifact.store === "directory") await run(["mkdir", "-p", artifact.path]);
+      else await host.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644 });
+    }
+    const source = `/etc/s6/sv/tend-${svc.name}`;
+    const dir = `${SCAN}/.tend-${svc.name}.new`;
+    await run(["mkdir", "-p", dir]);
+    for (const file of ["run", "finish"]) await run(["/bin/sh", "-c", 'if [ -e "$1/$3" ]; then cp -p "$1/$3" "$2/$3"; fi', "sh", source, dir, file]);
+    // Through a shell, not host.writeFile: /run is a tmpfs, which Docker's copy API does not reach.
+    for (const [name, content] of Object.entries(extra)) await run(["/bin/sh", "-c", 'printf %s "$2" > "$1"', "sh", `${dir}/${name}`, content]);
+    await run(["mv", dir, `${SCAN}/tend-${svc.name}`]);
+    await run(["s6-svscanctl", "-a", SCAN]);
+  }
+
+  /** `s6-svstat -o up,wantedup,pid,exitcode` as words. */
+  async function svstat(name: string): Promise<{ up: boolean; wantedUp: boolean; pid: number; exitCode: number }> {
+    const [up, wantedUp, pid, exitCode] = (await run(["s6-svstat", "-o", "up,wantedup,pid,exitcode", `${SCAN}/tend-${name}`])).trim().split(" ");
+    return { up: up === "true", wantedUp: wantedUp === "true", pid: Number(pid), exitCode: Number(exitCode) };
+  }
+
+  const lines = async (path: string) => (await host.sh(`cat ${path} 2>/dev/null`)).stdout.split("\n").filter(Boolean);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("runs the command with its environment, exec'd so s6 supervises the program itself", async () => {
+    const message = `it's $HOME \`id\` "q" \\ 100% *`;
+    await deploy(
+      service({ name: "env", exec: `printf '%s|%s' "$MESSAGE" "$PLAIN" > /tmp/env.out; exec sleep 1000`, restart: "always", env: { MESSAGE: message, PLAIN: "info" } }),
+    );
+    await host.waitFor(async () => (await lines("/tmp/env.out")).length > 0, { what: "tend-env to write its environment" });
+    expect(await host.readFile("/tmp/env.out")).toBe(`${message}|info`);
+    const status = await svstat("env");
+    expect(status.up).toBe(true);
+    expect((await run(["cat", `/proc/${status.pid}/comm`])).trim()).toBe("sleep");
+  });
+
+  it('restart "always" (no finish): s6 respawns the program after every exit', async () => {
+    await deploy(service({ name: "always", exec: "echo run >> /tmp/always.count; sleep 0.3; exit 1", restart: "always" }));
+    await host.waitFor(async () => (await lines("/tmp/always.count")).length >= 3, { what: "tend-always to be respawned twice", timeoutMs: 20_000 });
+    expect(await host.sh(`test -e /etc/s6/sv/tend-always/finish`)).toMatchObject({ exitCode: 1 });
+    expect((await svstat("always")).wantedUp).toBe(true);
+  });
+
+  it('restart "on_failure": a failure is restarted, a clean exit is not', async () => {
+    await deploy(service({ name: "fails", exec: "echo run >> /tmp/fails.count; sleep 0.3; exit 1", restart: "on_failure" }));
+    await deploy(service({ name: "succeeds", exec: "echo run >> /tmp/succeeds.count; sleep 0.3; exit 0", restart: "on_failure" }));
+    await host.waitFor(async () => (await lines("/tmp/fails.count")).length >= 3, { what: "tend-fails to be restarted", timeoutMs: 20_000 });
+    await host.waitFor(async () => !(await svstat("succeeds")).wantedUp, { what: "tend-succeeds to be left down" });
+    await sleep(2_500);
+    expect(await lines("/tmp/succeeds.count")).toEqual(["run"]);
+    expect(await svstat("succeeds")).toMatchObject({ up: false, wantedUp: false, exitCode: 0 });
+    expect((await svstat("fails")).wantedUp).toBe(true);
+  });
+
+  it('restart "no": finish exits 125 and s6 leaves the service down, whatever the exit', async () => {
+    await deploy(service({ name: "once", exec: "echo run >> /tmp/once.count; sleep 0.3; exit 3" }));
+    await host.waitFor(async () => !(await svstat("once")).wantedUp, { what: "tend-once to be left down" });
+    await sleep(2_500);
+    expect(await lines("/tmp/once.count")).toEqual(["run"]);
+    expect(await svstat("once")).toMatchObject({ up: false, wantedUp: false, exitCode: 3 });
+    expect((await run(["s6-svstat", `${SCAN}/tend-once`])).trim()).toMatch(/^down \(exitcode 3\) \d+ seconds, normally up, ready/);
+  });
+
+  it("delivers every reloadSignal with the s6-svc command the provider's reload runs, without a restart", async () => {
+    const traps = SIGNALS.map((signal) => `trap 'echo ${signal} >> /tmp/signals.log' ${signal};`).join(" ");
+    await deploy(service({ name: "signals", exec: `${traps} : > /tmp/signals.ready; while :; do sleep 0.1; done`, restart: "always" }));
+    await host.waitFor(async () => (await host.sh("test -e /tmp/signals.ready")).exitCode === 0, { what: "tend-signals to set its traps" });
+    const before = await svstat("signals");
+    for (const signal of SIGNALS) {
+      const ctx = await applyContext({ init: "s6" });
+      const resource = service({ name: "signals", exec: "/bin/true", reloadSignal: signal, reloadOn: ["file:conf"] });
+      await provider.apply({ key: "service:signals", action: "change", resource, ops: ["reload"], filesChanged: false, reasons: [] }, ctx);
+      expect(ctx.runner.calls).toHaveLength(1);
+      await run(ctx.runner.calls[0]!.argv);
+      await host.waitFor(async () => (await lines("/tmp/signals.log")).includes(signal), { what: `tend-signals to trap SIG${signal}` });
+    }
+    expect(await lines("/tmp/signals.log")).toEqual([...SIGNALS]);
+    expect((await svstat("signals")).pid).toBe(before.pid);
+  });
+
+  it("probes: a steady program keeps its identity across the settle window, a crash loop does not", async () => {
+    await deploy(service({ name: "steady", exec: "sleep 1000", restart: "always" }));
+    await deploy(service({ name: "crashing", exec: "sleep 0.5; exit 1", restart: "always" }));
+    const resources = [service({ name: "steady", exec: "sleep 1000" }), service({ name: "crashing", exec: "sleep 0.5; exit 1" })];
+    await host.waitFor(async () => (await provider.probe!(resources, read)).get("service:steady")?.up, { what: "tend-steady to be up" });
+    const first = await provider.probe!(resources, read);
+    await sleep(2_000);
+    const second = await provider.probe!(resources, read);
+    expect(second.get("service:steady")).toMatchObject({ up: true, identity: first.get("service:steady")!.identity });
+    const a = first.get("service:crashing")!;
+    const b = second.get("service:crashing")!;
+    expect(a.up && b.up && a.identity === b.identity).toBe(false);
+    expect(second.get("service:steady")!.detail).toMatch(/^\/run\/s6-rc\/servicedirs\/tend-steady: up \(pid \d+\) \d+ seconds$/);
+  });
+
+  it("probes a program with a notification-fd as up only once it notified readiness", async () => {
+    await deploy(service({ name: "notify", exec: "sleep 2; echo >&3; exec sleep 1000", restart: "always" }), { "notification-fd": "3\n" });
+    const resources = [service({ name: "notify", exec: "sleep 1000" })];
+    await host.waitFor(async () => (await svstat("notify")).up, { what: "tend-notify to start" });
+    const early = (await provider.probe!(resources, read)).get("service:notify")!;
+    expect(early).toMatchObject({ up: false, detail: expect.stringContaining("not ready yet") });
+    const ready = await host.waitFor(async () => {
+      const probe = (await provider.probe!(resources, read)).get("service:notify")!;
+      return probe.up ? probe : undefined;
+    }, { what: "tend-notify to notify readiness", timeoutMs: 10_000 });
+    expect(ready?.identity).toBe(early.identity);
+  });
+});
