@@ -1,8 +1,9 @@
 import type { ApplyContext, Operation, ResourceChange } from "@tend/core";
 import { holdGraphicalTarget } from "./default-target.js";
+import { resolveUnitName } from "./resolve-unit-name.js";
 import { setEnabledOffline } from "./set-enabled-offline.js";
 import { systemctl } from "./systemctl-command.js";
-import { primaryUnit } from "./unit-name.js";
+import { isDistroUnit, primaryUnit } from "./unit-name.js";
 
 /**
  * Deadlines for systemctl's jobs: start, stop, restart and reload wait for the job, and systemd's
@@ -23,7 +24,8 @@ const PAST: Record<Operation, string> = { enable: "enabled", disable: "disabled"
  * Carries out an add or a change: each operation on the resource's unit (a timer's `.timer`),
  * `systemctl <op> -- <unit>`. `reload` is `systemctl reload`, never `reload-or-restart`, which
  * would restart a unit that cannot reload. A display manager first makes graphical.target the
- * default. Offline (`--root`), units are enabled and disabled in the image and nothing is
+ * default. A distro unit is enabled and disabled by its real name (not an alias, which systemd
+ * refuses). Offline (`--root`), units are enabled and disabled in the image and nothing is
  * started, stopped or reloaded.
  */
 export async function applyChange(change: ResourceChange, ctx: ApplyContext): Promise<void> {
@@ -34,7 +36,8 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
   const skipped: Operation[] = [];
   for (const op of change.ops) {
     if (!ctx.offline) {
-      await ctx.run.run(systemctl(ctx, [op, "--", unit], { timeoutMs: TIMEOUT_MS[op] }));
+      const name = (op === "enable" || op === "disable") && isDistroUnit(resource) ? await resolveUnitName(unit, ctx) : unit;
+      await ctx.run.run(systemctl(ctx, [op, "--", name], { timeoutMs: TIMEOUT_MS[op] }));
     } else if (op === "enable" || op === "disable") {
       await setEnabledOffline(resource, op, ctx);
     } else {

@@ -15,7 +15,7 @@ function capturedHost(options: { defaultTarget?: string } = {}): RecordingRunner
   return new RecordingRunner()
     .on(/^systemctl( --user -M alice@)? list-unit-files /, { stdout: fixture("list-unit-files-system.json") })
     .on(/^systemctl( --user -M alice@)? list-units /, { stdout: fixture("list-units-system.json") })
-    .on("systemctl show -p Id,LoadState,UnitFileState,CanReload", { stdout: fixture("show-can-reload.txt") })
+    .on("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload", { stdout: fixture("show-distro.txt") })
     .on("systemctl get-default", { stdout: options.defaultTarget ? `${options.defaultTarget}\n` : fixture("get-default.txt") });
 }
 
@@ -38,14 +38,14 @@ describe("observeUnits on a live system manager", () => {
     svc("nope", { reloadOn: ["file:x"] }),
   ];
 
-  it("answers from two lists, one show for distro units with reloadOn, and get-default for a display manager", async () => {
+  it("answers from two lists, one show for distro units with reloadOn or an alias, and get-default for a display manager", async () => {
     const runner = capturedHost();
     const ctx = await readContext({ init: "systemd", runner });
     const observed = await observeUnits(resources, ctx);
     expect(runner.lines).toEqual([
       "systemctl list-unit-files --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
-      "systemctl show -p Id,LoadState,UnitFileState,CanReload -- ssh.service gdm.service nope.service",
+      "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload -- ssh.service sshd.service gdm.service nope.service",
       "systemctl get-default",
     ]);
     const summary = Object.fromEntries(
@@ -62,13 +62,15 @@ describe("observeUnits on a live system manager", () => {
       "service:new": [false, "stopped", false, undefined, false, undefined],
       "timer:backup": [true, "running", true, "enabled", undefined, undefined],
       "service:ssh": [true, "running", true, "enabled", true, undefined],
-      "service:sshd": [true, "stopped", undefined, "alias", undefined, undefined],
+      "service:sshd": [true, "running", true, "enabled", true, undefined],
       "service:gdm": [true, "stopped", false, "disabled", false, undefined],
       "service:indirect-demo": [true, "stopped", undefined, "indirect", undefined, undefined],
       "service:legacy-demo": [true, "stopped", undefined, "generated", undefined, undefined],
       "service:nope": [false, "stopped", false, undefined, false, undefined],
     });
     expect(observed.get("service:crash")?.details).toEqual({ load: "loaded", active: "activating", sub: "auto-restart", preset: "enabled" });
+    // Debian's sshd.service is an alias of ssh.service: the answers are the real unit's
+    expect(observed.get("service:sshd")?.details).toEqual({ unit: "ssh.service", load: "loaded" });
   });
 
   it("reports another default target as drift of a display manager", async () => {
@@ -104,7 +106,7 @@ describe("observeUnits on a live system manager", () => {
       .on("systemctl list-units", { stdout: '[{"unit":"getty@tty1.service","load":"loaded","active":"active","sub":"running","description":"Getty on tty1"}]' })
       .on("systemctl show", { stdout: "Id=getty@tty1.service\nLoadState=loaded\nUnitFileState=enabled\nCanReload=no\n" });
     const observed = await observeUnits([svc("getty@tty1")], await readContext({ init: "systemd", runner }));
-    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,UnitFileState,CanReload -- getty@tty1.service");
+    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload -- getty@tty1.service");
     expect(observed.get("service:getty@tty1")).toMatchObject({ exists: true, state: "running", enabled: true, unitFileState: "enabled" });
   });
 });

@@ -73,15 +73,25 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
   }
   const files = parseListUnitFiles(fileList.stdout);
   const loaded = unitList ? parseListUnits(unitList.stdout) : undefined;
-  const showFor = ctx.root
-    ? []
-    : targets.filter((t) => isDistroUnit(t.resource) && ((t.resource.type === "service" && (t.resource.reloadOn?.length ?? 0) > 0) || isInstance(t.unit))).map((t) => t.unit);
+  const showFor = ctx.root ? [] : [...new Set(targets.filter((t) => needsShow(t, files)).map((t) => t.unit))];
   let shown = new Map<string, Record<string, string>>();
   if (showFor.length > 0) {
-    const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,LoadState,UnitFileState,CanReload", "--", ...new Set(showFor)]));
-    shown = parseShowOutput(result.stdout);
+    const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,LoadState,ActiveState,UnitFileState,CanReload", "--", ...showFor]));
+    shown = parseShowOutput(result.stdout, showFor);
   }
   return { files, loaded, shown };
+}
+
+/**
+ * What the two lists cannot answer for a distro unit: `CanReload` (for `reloadOn`), the state of
+ * a template instance, and the real unit behind an alias (`sshd.service` on Debian is a link to
+ * `ssh.service`: whether it is enabled is the real unit's answer).
+ */
+function needsShow(target: Target, files: Map<string, UnitFile>): boolean {
+  if (!isDistroUnit(target.resource)) return false;
+  if (target.resource.type === "service" && (target.resource.reloadOn?.length ?? 0) > 0) return true;
+  const state = files.get(target.unit)?.state;
+  return state === "alias" || (state === undefined && isInstance(target.unit));
 }
 
 /** `name@instance.type`: such a unit has no unit file of its own, only its template's. */
@@ -93,15 +103,21 @@ function toObservation(target: Target, readings: UnitReadings): Observation {
   const file = readings.files.get(target.unit);
   const live = readings.loaded?.get(target.unit);
   const shown = readings.shown.get(target.unit);
-  const unitFileState = file?.state ?? (shown?.UnitFileState || undefined);
+  const realUnit = shown?.Id && shown.Id !== target.unit ? shown.Id : undefined;
+  const unitFileState = (realUnit ? shown?.UnitFileState : file?.state) || (shown?.UnitFileState || undefined);
   const loadState = live?.load ?? shown?.LoadState;
   const exists = unitFileState !== undefined || (loadState !== undefined && loadState !== "not-found");
   const observation: Observation = { exists, enabled: exists ? enabledFromUnitFileState(unitFileState) : false };
   if (unitFileState !== undefined) observation.unitFileState = unitFileState;
-  if (readings.loaded) observation.state = live && (live.active === "active" || live.active === "reloading") ? "running" : "stopped";
+  if (readings.loaded) {
+    // list-units knows units by their real names only: an alias's answer comes from show.
+    const active = realUnit ? shown?.ActiveState : live?.active;
+    observation.state = active === "active" || active === "reloading" ? "running" : "stopped";
+  }
   const canReload = canReloadOf(target.resource, shown);
   if (canReload !== undefined) observation.canReload = canReload;
   const details: Record<string, string> = {};
+  if (realUnit) details.unit = realUnit;
   if (loadState) details.load = loadState;
   if (live) {
     details.active = live.active;

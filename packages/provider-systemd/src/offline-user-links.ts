@@ -1,5 +1,7 @@
+import { basename } from "node:path";
 import { errors, TendError, type ApplyContext, type Service, type Timer } from "@tend/core";
 import { parseInstallSection } from "./parse-install-section.js";
+import { resolveUnitName } from "./resolve-unit-name.js";
 import { renderArtifacts } from "./render-artifacts.js";
 import { userUnitSearchPath } from "./unit-directories.js";
 import { primaryUnit } from "./unit-name.js";
@@ -11,9 +13,9 @@ import { primaryUnit } from "./unit-name.js";
  * section comes from rendering it; a distro unit's from its file in the user manager's folders.
  */
 export async function linkUserUnitOffline(resource: Service | Timer, ctx: ApplyContext): Promise<void> {
-  const unit = primaryUnit(resource);
   const config = configDir(ctx);
   const found = await findUnitText(resource, ctx);
+  const unit = basename(found.path);
   const install = parseInstallSection(found.text);
   const links = [
     ...install.wantedBy.map((target) => `${config}/${target}.wants/${unit}`),
@@ -25,7 +27,7 @@ export async function linkUserUnitOffline(resource: Service | Timer, ctx: ApplyC
 
 /** Removes every link to the unit that enabling made in `~/.config/systemd/user`. */
 export async function unlinkUserUnitOffline(resource: Service | Timer, ctx: ApplyContext): Promise<void> {
-  const unit = primaryUnit(resource);
+  const unit = await resolveUnitName(primaryUnit(resource), ctx);
   const config = configDir(ctx);
   for (const entry of (await ctx.files.readDir(config)) ?? []) {
     const path = `${config}/${entry}`;
@@ -48,9 +50,10 @@ async function findUnitText(resource: Service | Timer, ctx: ApplyContext): Promi
   const rendered = renderArtifacts(resource, ctx).find((artifact) => artifact.path.endsWith(`/${unit}`));
   if (rendered) return { path: rendered.path, text: rendered.content };
   const home = ctx.scope.kind === "user" ? ctx.scope.home : ctx.host.home;
+  const real = await resolveUnitName(unit, ctx);
   for (const dir of userUnitSearchPath(home)) {
-    const text = await ctx.files.readFile(`${dir}/${unit}`);
-    if (text !== null) return { path: `${dir}/${unit}`, text };
+    const text = await ctx.files.readFile(`${dir}/${real}`);
+    if (text !== null) return { path: `${dir}/${real}`, text };
   }
   throw errors.unitMissing(`${resource.type}:${resource.name}`, unit);
 }

@@ -21,8 +21,9 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
   const targets = resources.flatMap((r) => (r.type === "file" ? [] : [{ key: `${r.type}:${r.name}`, unit: primaryUnit(r) }]));
   const probes = new Map<string, Probe>();
   if (targets.length === 0) return probes;
-  const result = await ctx.run.run(systemctl(ctx, ["show", "-p", PROBE_PROPERTIES, "--", ...new Set(targets.map((t) => t.unit))]));
-  const shown = parseShowOutput(result.stdout);
+  const units = [...new Set(targets.map((t) => t.unit))];
+  const result = await ctx.run.run(systemctl(ctx, ["show", "-p", PROBE_PROPERTIES, "--", ...units]));
+  const shown = parseShowOutput(result.stdout, units);
   for (const target of targets) {
     const properties = shown.get(target.unit);
     if (!properties) {
@@ -32,7 +33,7 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
     probes.set(target.key, {
       up: properties.ActiveState === "active",
       identity: `${properties.InvocationID ?? ""}/${properties.NRestarts ?? ""}`,
-      detail: describe(target.unit, properties),
+      detail: describe(properties.Id ?? target.unit, properties),
     });
   }
   return probes;

@@ -1,5 +1,6 @@
 import { errors, type ApplyContext, type ResourceChange } from "@tend/core";
 import { releaseGraphicalTarget } from "./default-target.js";
+import { resolveUnitName } from "./resolve-unit-name.js";
 import { parseListUnitFiles } from "./parse-list-unit-files.js";
 import { setEnabledOffline } from "./set-enabled-offline.js";
 import { systemctl } from "./systemctl-command.js";
@@ -32,9 +33,10 @@ export async function removeChange(change: ResourceChange, ctx: ApplyContext): P
 /**
  * `systemctl disable` exits 1 for a unit whose files are gone (its package was removed first),
  * which is a finished removal; it exits 1 for real failures too, told apart by asking whether
- * the unit file still exists.
+ * the unit file still exists. An alias is disabled by its real name (systemd refuses the alias).
  */
-async function disableDistroUnit(unit: string, ctx: ApplyContext): Promise<void> {
+async function disableDistroUnit(name: string, ctx: ApplyContext): Promise<void> {
+  const unit = await resolveUnitName(name, ctx);
   const command = systemctl(ctx, ["disable", "--", unit], { okCodes: [0, 1] });
   const result = await ctx.run.run(command);
   if (result.exitCode === 0) return;

@@ -1,7 +1,8 @@
 import type { ApplyContext, Service, Timer } from "@tend/core";
 import { linkUserUnitOffline, unlinkUserUnitOffline } from "./offline-user-links.js";
+import { resolveUnitName } from "./resolve-unit-name.js";
 import { systemctl } from "./systemctl-command.js";
-import { primaryUnit } from "./unit-name.js";
+import { isDistroUnit, primaryUnit } from "./unit-name.js";
 
 /**
  * Enables or disables a unit in an image root, with no manager running: `systemctl --root=DIR`
@@ -12,5 +13,6 @@ export async function setEnabledOffline(resource: Service | Timer, op: "enable" 
     await (op === "enable" ? linkUserUnitOffline(resource, ctx) : unlinkUserUnitOffline(resource, ctx));
     return;
   }
-  await ctx.run.run(systemctl(ctx, [op, "--", primaryUnit(resource)]));
+  const unit = primaryUnit(resource);
+  await ctx.run.run(systemctl(ctx, [op, "--", isDistroUnit(resource) ? await resolveUnitName(unit, ctx) : unit]));
 }

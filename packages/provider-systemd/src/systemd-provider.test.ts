@@ -102,13 +102,32 @@ describe("apply: distro units", () => {
   it("only enables, by the name as given when it carries a suffix", async () => {
     const ctx = await applyContext({ init: "systemd" });
     await applyAll([change(sshd, "add", ["enable"]), change(socket, "add", ["enable"])], [], ctx);
-    expect(ctx.runner.lines).toEqual(["systemctl enable -- sshd.service", "systemctl enable -- nordvpnd.socket"]);
+    expect(ctx.runner.lines).toEqual([
+      "systemctl show -p Id --value -- sshd.service",
+      "systemctl enable -- sshd.service",
+      "systemctl show -p Id --value -- nordvpnd.socket",
+      "systemctl enable -- nordvpnd.socket",
+    ]);
+  });
+
+  it("enables and disables an alias by its real unit, which systemd insists on (Debian's sshd.service)", async () => {
+    const runner = new RecordingRunner().on("systemctl show -p Id --value -- sshd.service", { stdout: "ssh.service\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await provider.apply(change(sshd, "add", ["enable", "start"]), ctx);
+    await provider.remove(change(sshd, "remove"), ctx);
+    expect(runner.lines).toEqual([
+      "systemctl show -p Id --value -- sshd.service",
+      "systemctl enable -- ssh.service",
+      "systemctl start -- sshd.service",
+      "systemctl show -p Id --value -- sshd.service",
+      "systemctl disable -- ssh.service",
+    ]);
   });
 
   it("removal disables and leaves the distro's files (no stop, no reset-failed, no daemon-reload)", async () => {
     const ctx = await applyContext({ init: "systemd" });
     await applyAll([change(socket, "remove")], [], ctx);
-    expect(ctx.runner.lines).toEqual(["systemctl disable -- nordvpnd.socket"]);
+    expect(ctx.runner.lines).toEqual(["systemctl show -p Id --value -- nordvpnd.socket", "systemctl disable -- nordvpnd.socket"]);
   });
 
   it("treats a failed disable of a unit whose files are gone as done, and of one still there as a failure", async () => {
@@ -116,7 +135,11 @@ describe("apply: distro units", () => {
       .on("systemctl disable", { exitCode: 1, stderr: "Failed to disable unit: Unit file sshd.service does not exist." })
       .on("systemctl list-unit-files", { exitCode: 1, stdout: "[]\n" });
     await provider.remove(change(sshd, "remove"), await applyContext({ init: "systemd", runner: gone }));
-    expect(gone.lines).toEqual(["systemctl disable -- sshd.service", "systemctl list-unit-files --output=json -- sshd.service"]);
+    expect(gone.lines).toEqual([
+      "systemctl show -p Id --value -- sshd.service",
+      "systemctl disable -- sshd.service",
+      "systemctl list-unit-files --output=json -- sshd.service",
+    ]);
 
     const there = new RecordingRunner()
       .on("systemctl disable", { exitCode: 1, stderr: "Access denied" })
@@ -130,13 +153,23 @@ describe("apply: display manager", () => {
     const runner = new RecordingRunner().on("systemctl get-default", { stdout: "multi-user.target\n" }, 1).on("systemctl get-default", { stdout: "graphical.target\n" });
     const ctx = await applyContext({ init: "systemd", runner });
     await applyAll([change(gdm, "add", ["enable"])], [], ctx);
-    expect(runner.lines).toEqual(["systemctl get-default", "systemctl set-default -- graphical.target", "systemctl enable -- gdm.service"]);
+    expect(runner.lines).toEqual([
+      "systemctl get-default",
+      "systemctl set-default -- graphical.target",
+      "systemctl show -p Id --value -- gdm.service",
+      "systemctl enable -- gdm.service",
+    ]);
     expect(ctx.state.get("displayManager")).toEqual({ replaced: "multi-user.target", by: ["service:gdm"] });
     expect(ctx.logged).toEqual(["service:gdm: default target set to graphical.target (was multi-user.target)"]);
 
     runner.clear();
     await applyAll([change(gdm, "remove")], [], ctx);
-    expect(runner.lines).toEqual(["systemctl disable -- gdm.service", "systemctl get-default", "systemctl set-default -- multi-user.target"]);
+    expect(runner.lines).toEqual([
+      "systemctl show -p Id --value -- gdm.service",
+      "systemctl disable -- gdm.service",
+      "systemctl get-default",
+      "systemctl set-default -- multi-user.target",
+    ]);
     expect(ctx.state.get("displayManager")).toBeUndefined();
   });
 
@@ -153,12 +186,17 @@ describe("apply: display manager", () => {
     const runner = new RecordingRunner().on("systemctl get-default", { stdout: "graphical.target\n" });
     const ctx = await applyContext({ init: "systemd", runner });
     await applyAll([change(gdm, "add", ["enable"]), change(sddm, "add", ["enable"])], [], ctx);
-    expect(runner.lines).toEqual(["systemctl get-default", "systemctl enable -- gdm.service", "systemctl get-default", "systemctl enable -- sddm.service"]);
+    expect(runner.lines.filter((l) => !l.startsWith("systemctl show"))).toEqual([
+      "systemctl get-default",
+      "systemctl enable -- gdm.service",
+      "systemctl get-default",
+      "systemctl enable -- sddm.service",
+    ]);
     runner.clear();
     await provider.remove(change(gdm, "remove"), ctx);
     expect(ctx.state.get("displayManager")).toEqual({ by: ["service:sddm"] });
     await provider.remove(change(sddm, "remove"), ctx);
-    expect(runner.lines).toEqual(["systemctl disable -- gdm.service", "systemctl disable -- sddm.service"]);
+    expect(runner.lines.filter((l) => !l.startsWith("systemctl show"))).toEqual(["systemctl disable -- gdm.service", "systemctl disable -- sddm.service"]);
     expect(ctx.state.get("displayManager")).toBeUndefined();
   });
 });
