@@ -1,0 +1,244 @@
+import { mkdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Operation, ResourceChange, Service } from "@tend/core";
+import { ALICE, applyContext, RecordingRunner } from "@tend/testkit";
+import { describe, expect, it } from "vitest";
+import { afterWrites } from "./after-writes.js";
+import { applyChange } from "./apply-change.js";
+import { removeService } from "./remove-service.js";
+import { renderUserRunsvdirScript, userRunsvdir } from "./user-runsvdir.js";
+
+const service = (name: string, fields: Omit<Service, "type" | "name"> = {}): Service => ({ type: "service", name, ...fields });
+const change = (action: ResourceChange["action"], resource: Service, ops: Operation[] = []): ResourceChange => ({
+  key: `service:${resource.name}`,
+  action,
+  resource,
+  ops,
+  filesChanged: action !== "change" || ops.includes("restart"),
+  reasons: [],
+});
+const WEB = "/etc/sv/tend-web";
+const up = (dir: string) => ({ stdout: `run: ${dir}: (pid 1140) 0s; run: log: (pid 1135) 0s\n` });
+
+async function exists(path: string): Promise<boolean> {
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe("apply: add", () => {
+  it("runs no command but waits for runsv, then starts", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` }, 3)
+      .on(`sv status ${WEB}`, up(WEB));
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    await applyChange(change("add", service("web", { exec: "/bin/web", restart: "always" }), ["enable", "start"]), ctx);
+    expect(runner.lines).toEqual([
+      `sv status ${WEB}`,
+      `sv status ${WEB}`,
+      `sv status ${WEB}`,
+      `sv status ${WEB}`, // picked up
+      `sv status ${WEB}`, // did runsv see the finished directory?
+      `sv up ${WEB}`,
+    ]);
+  });
+
+  it("gives up after a bounded wait, saying where to look", async () => {
+    const runner = new RecordingRunner().on("sv status", { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await expect(applyChange(change("add", service("web", { exec: "/bin/web" }), ["enable", "start"]), ctx)).rejects.toMatchObject({
+      code: "TEND_RUNIT_NOT_SUPERVISED",
+      message: `runsv did not pick up ${WEB} within 15 s`,
+    });
+    expect(runner.lines).toHaveLength(60);
+    expect(runner.lines).not.toContain(`sv up ${WEB}`);
+  });
+
+  it("restarts a runsv that started before log/ existed", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\nrun: log: (pid 1126) 0s\n` }, 2)
+      .on(`sv -v -w 10 exit ${WEB}`, { stdout: `ok: ${WEB}: runsv not running\n` })
+      .on(`sv status ${WEB}`, up(WEB));
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    await applyChange(change("add", service("web", { exec: "/bin/web", restart: "always" }), ["enable", "start"]), ctx);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(ctx.logged).toEqual([`runit: runsv started ${WEB} before tend had written it; restarting that runsv`]);
+  });
+
+  it("restarts a runsv that missed the down file", async () => {
+    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 7) 0s; run: log: (pid 6) 0s\n` }, 2).on(`sv status ${WEB}`, {
+      stdout: `down: ${WEB}: 0s; run: log: (pid 9) 0s\n`,
+    });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    await writeFile(join(ctx.rootDir, WEB, "down"), "");
+    await applyChange(change("add", service("web", { exec: "/bin/web", desired: { state: "running", enabled: false } }), ["start"]), ctx);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+  });
+
+  it("a service added stopped never runs: a transient down file until runsv has seen it", async () => {
+    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s; run: log: (pid 9) 0s\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    const add = change("add", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }), ["enable"]);
+    await afterWrites([add], [], ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
+    await applyChange(add, ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`]);
+  });
+
+  it("under --root writes nothing transient and runs nothing", async () => {
+    const ctx = await applyContext({ init: "runit", offline: true });
+    const add = change("add", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }), ["enable"]);
+    await afterWrites([add], [], ctx);
+    await applyChange(add, ctx);
+    await applyChange(change("add", service("api", { exec: "/bin/api" }), ["enable", "start"]), ctx);
+    expect(ctx.runner.calls).toEqual([]);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+  });
+
+  it("a distro service is only linked: no wait, no command", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    await applyChange(change("add", service("sshd"), ["enable"]), ctx);
+    expect(ctx.runner.calls).toEqual([]);
+  });
+
+  it("a distro service that is to run is started once runsv has it", async () => {
+    const runner = new RecordingRunner().on("sv status /etc/sv/sshd", up("/etc/sv/sshd"));
+    const ctx = await applyContext({ init: "runit", runner });
+    await applyChange(change("add", service("sshd", { desired: { state: "running", enabled: true } }), ["enable", "start"]), ctx);
+    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv up /etc/sv/sshd"]);
+  });
+
+  it("a distro service added stopped is brought down, since linking starts it", async () => {
+    const runner = new RecordingRunner().on("sv status /etc/sv/sshd", up("/etc/sv/sshd"));
+    const ctx = await applyContext({ init: "runit", runner });
+    await applyChange(change("add", service("sshd", { desired: { state: "stopped", enabled: true } }), ["enable"]), ctx);
+    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv down /etc/sv/sshd"]);
+  });
+});
+
+describe("apply: user services", () => {
+  const dir = "/home/alice/.local/service/tend-syncthing";
+  const syncthing = service("syncthing", { exec: "syncthing serve", user: true, restart: "always" });
+
+  it("the first one creates tend-runsvdir-alice, then waits for the user's runsvdir", async () => {
+    const runner = new RecordingRunner().on(`sv status ${dir}`, { exitCode: 1, stdout: `fail: ${dir}: runsv not running\n` }, 5).on(`sv status ${dir}`, up(dir));
+    const ctx = await applyContext({ init: "runit", scope: ALICE, runner });
+    await mkdir(join(ctx.rootDir, dir, "log"), { recursive: true });
+    const add = change("add", syncthing, ["enable", "start"]);
+    await afterWrites([add], [], ctx);
+    const runsvdir = userRunsvdir("alice", "/home/alice");
+    expect(await readFile(join(ctx.rootDir, runsvdir.dir, "run"), "utf8")).toBe(renderUserRunsvdirScript(runsvdir));
+    expect(await readlink(join(ctx.rootDir, runsvdir.link))).toBe(runsvdir.dir);
+    await applyChange(add, ctx);
+    expect(runner.lines.filter((line) => line !== `sv status ${dir}`)).toEqual([`sv up ${dir}`]);
+    expect(runner.lines).toHaveLength(8);
+  });
+
+  it("repairs a missing tend-runsvdir-alice on any change", async () => {
+    const ctx = await applyContext({ init: "runit", scope: ALICE, runner: new RecordingRunner().on(`sv status ${dir}`, up(dir)) });
+    await applyChange(change("change", syncthing, ["enable"]), ctx);
+    expect(await exists(join(ctx.rootDir, "/etc/sv/tend-runsvdir-alice/run"))).toBe(true);
+  });
+});
+
+describe("apply: operations", () => {
+  const running = new RecordingRunner().on("sv status", (command) => up(command.argv[2]!));
+  const run = async (resource: Service, ops: Operation[], action: ResourceChange["action"] = "change") => {
+    running.clear();
+    const ctx = await applyContext({ init: "runit", runner: running });
+    await applyChange(change(action, resource, ops), ctx);
+    return { lines: running.lines, ctx };
+  };
+
+  it("restart always: sv restart", async () => {
+    expect((await run(service("web", { exec: "/bin/web", restart: "always" }), ["restart"])).lines).toEqual([`sv status ${WEB}`, `sv restart ${WEB}`]);
+  });
+
+  it("restart with a finish script: stop (waits), then up, since ./finish would turn sv restart into a stop", async () => {
+    expect((await run(service("web", { exec: "/bin/web" }), ["restart"])).lines).toEqual([`sv status ${WEB}`, `sv stop ${WEB}`, `sv up ${WEB}`]);
+    expect((await run(service("web", { exec: "/bin/web", restart: "on_failure" }), ["restart"])).lines).toEqual([`sv status ${WEB}`, `sv stop ${WEB}`, `sv up ${WEB}`]);
+  });
+
+  it("start, stop", async () => {
+    expect((await run(service("web", { exec: "/bin/web" }), ["start"])).lines).toEqual([`sv status ${WEB}`, `sv up ${WEB}`]);
+    expect((await run(service("web", { exec: "/bin/web" }), ["stop"])).lines).toEqual([`sv status ${WEB}`, `sv down ${WEB}`]);
+  });
+
+  it("reload sends reloadSignal with sv", async () => {
+    expect((await run(service("web", { exec: "/bin/web", reloadSignal: "HUP" }), ["reload"])).lines).toEqual([`sv status ${WEB}`, `sv hup ${WEB}`]);
+    expect((await run(service("web", { exec: "/bin/web", reloadSignal: "USR1" }), ["reload"])).lines).toEqual([`sv status ${WEB}`, `sv 1 ${WEB}`]);
+    expect((await run(service("sshd", { reloadSignal: "HUP" }), ["reload"])).lines).toEqual(["sv status /etc/sv/sshd", "sv hup /etc/sv/sshd"]);
+  });
+
+  it("reload without reloadSignal fails, never restarts", async () => {
+    await expect(run(service("web", { exec: "/bin/web" }), ["reload"])).rejects.toMatchObject({
+      code: "TEND_CANNOT_RELOAD",
+      message: "service:web lists resources in reloadOn, but it cannot reload on runit",
+    });
+    expect(running.lines).toEqual([`sv status ${WEB}`]);
+  });
+
+  it("a failing sv is an error naming the command", async () => {
+    const runner = new RecordingRunner().on(`sv status ${WEB}`, up(WEB)).on(`sv stop ${WEB}`, { exitCode: 1, stdout: `timeout: run: ${WEB}: (pid 4213) 18s, want down, got TERM\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await expect(applyChange(change("change", service("web", { exec: "/bin/web" }), ["restart"]), ctx)).rejects.toMatchObject({
+      code: "TEND_COMMAND_FAILED",
+      message: `\`sv stop ${WEB}\` exited 1: timeout: run: ${WEB}: (pid 4213) 18s, want down, got TERM`,
+    });
+    expect(runner.lines).not.toContain(`sv up ${WEB}`);
+  });
+
+  it("enable removes a down file tend did not write; disable of a tend service is its down artifact", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    await mkdir(join(ctx.rootDir, WEB), { recursive: true });
+    await writeFile(join(ctx.rootDir, WEB, "down"), "");
+    await applyChange(change("change", service("web", { exec: "/bin/web" }), ["enable"]), ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+    await writeFile(join(ctx.rootDir, WEB, "down"), "");
+    await applyChange(change("change", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: false } }), ["disable"]), ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
+    expect(ctx.runner.calls).toEqual([]);
+  });
+
+  it("disable unlinks a distro service, even one tend did not link", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    const link = join(ctx.rootDir, "/etc/runit/runsvdir/default/sshd");
+    await mkdir(dirname(link), { recursive: true });
+    await symlink("/etc/sv/sshd", link);
+    await applyChange(change("change", service("sshd", { desired: { state: "stopped", enabled: false } }), ["disable"]), ctx);
+    expect(await readlink(link).catch(() => null)).toBeNull();
+  });
+});
+
+describe("remove", () => {
+  it("brings a tend service down; a runsv that is gone is fine", async () => {
+    const runner = new RecordingRunner().on(`sv down ${WEB}`, { exitCode: 1, stdout: `fail: ${WEB}: runsv not running\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
+    expect(runner.lines).toEqual([`sv down ${WEB}`]);
+  });
+
+  it("clears a down file it did not record, keeps one it did (the core deletes it)", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    await mkdir(join(ctx.rootDir, WEB), { recursive: true });
+    await writeFile(join(ctx.rootDir, WEB, "down"), "");
+    await removeService(change("remove", service("web", { exec: "/bin/web", desired: { state: "running", enabled: false } })), ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
+    await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+  });
+
+  it("leaves a distro service to the core's unlinking, and runs nothing under --root", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    await removeService(change("remove", service("sshd")), ctx);
+    const offline = await applyContext({ init: "runit", offline: true });
+    await removeService(change("remove", service("web", { exec: "/bin/web" })), offline);
+    expect([...ctx.runner.calls, ...offline.runner.calls]).toEqual([]);
+  });
+});

@@ -1,0 +1,201 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ExecaRunner, LocalHostFiles, type ApplyContext, type Artifact, type HostFileWriter, type Operation, type Scope, type Service } from "@tend/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterWrites } from "./after-writes.js";
+import { applyChange } from "./apply-change.js";
+import { probeServices } from "./probe-services.js";
+import { readLogs } from "./read-logs.js";
+import { readSvStatus } from "./read-sv-status.js";
+import { removeService } from "./remove-service.js";
+import { renderService } from "./render-service.js";
+
+/**
+ * The rendered scripts and the apply sequences against a real runsvdir: user services under a
+ * temp home, scanned by a runsvdir this test starts (and ends, with its whole process group).
+ * The container suite (integration/suites/runit.test.ts) proves the same on runit as PID 1.
+ */
+const missing = ["runsvdir", "sv", "svlogd"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+
+describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length ? ` (skipped: no ${missing.join(", ")})` : ""}`, () => {
+  let base: string;
+  let home: string;
+  let runsvdir: ChildProcess;
+  let ctx: ApplyContext;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), "tend-runit-live-"));
+    home = join(base, "home");
+    await mkdir(join(home, ".local/service"), { recursive: true });
+    const scope: Scope = { kind: "user", user: "tendlive", uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, home };
+    ctx = {
+      host: { name: "live", init: "runit", os: "linux", arch: process.arch, user: "tendlive", home },
+      init: "runit",
+      scope,
+      run: new ExecaRunner(),
+      files: homeAndEtc(home, join(base, "root")),
+      offline: false,
+      state: { get: () => undefined, set: () => undefined },
+      log: () => undefined,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+    runsvdir = spawn("runsvdir", [join(home, ".local/service")], { detached: true, stdio: "ignore" });
+  });
+
+  afterAll(async () => {
+    if (runsvdir?.pid) {
+      process.kill(runsvdir.pid, "SIGHUP"); // runsvdir: TERM every runsv, then exit
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      try {
+        process.kill(-runsvdir.pid, "SIGKILL"); // anything left in its process group
+      } catch {
+        // all gone
+      }
+    }
+    await rm(base, { recursive: true, force: true });
+  });
+
+  const service = (name: string, fields: Omit<Service, "type" | "name" | "user">): Service => ({ type: "service", name, user: true, ...fields });
+  const dir = (name: string) => join(home, ".local/service", `tend-${name}`);
+  const change = (action: "add" | "change", resource: Service, ops: Operation[]) => ({ key: `service:${resource.name}`, action, resource, ops, filesChanged: true, reasons: [] });
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Polls until `check` holds (runit acts asynchronously), failing after `ms`. */
+  async function until(what: string, check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+    for (const deadline = Date.now() + ms; !(await check()); await pause(200)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    }
+  }
+
+  /** What the core does before `afterWrites` and `apply`: write every artifact. */
+  async function write(resource: Service): Promise<void> {
+    for (const artifact of renderService(resource, ctx)) await writeArtifact(artifact);
+  }
+  async function writeArtifact(artifact: Artifact): Promise<void> {
+    if (artifact.store === "directory") return void (await mkdir(artifact.path, { recursive: true, mode: artifact.mode }));
+    await writeFile(artifact.path, artifact.content);
+    await chmod(artifact.path, artifact.mode ?? 0o644);
+  }
+  async function add(...resources: Service[]): Promise<void> {
+    for (const resource of resources) await write(resource);
+    const changes = resources.map((resource) => change("add", resource, resource.desired?.state === "stopped" ? ["enable"] : ["enable", "start"]));
+    await afterWrites(changes, [], ctx);
+    for (const c of changes) await applyChange(c, ctx);
+  }
+  async function starts(name: string): Promise<number> {
+    const text = await readFile(join(home, ".local/state/tend/log", `tend-${name}`, "current"), "utf8").catch(() => "");
+    return text.split("\n").filter((line) => line.endsWith(" started")).length;
+  }
+  async function state(name: string) {
+    return (await readSvStatus([dir(name)], ctx)).get(dir(name));
+  }
+
+  it("each restart policy behaves as the seed's table", { timeout: 60_000 }, async () => {
+    const run = (code: number) => `/bin/sh -c 'echo started; sleep 0.5; exit ${code}'`;
+    await add(
+      service("no", { exec: run(1) }),
+      service("onfail-clean", { exec: run(0), restart: "on_failure" }),
+      service("onfail-crash", { exec: run(1), restart: "on_failure" }),
+      service("always", { exec: run(0), restart: "always" }),
+    );
+    await pause(4000);
+    expect(await starts("no")).toBe(1);
+    expect(await starts("onfail-clean")).toBe(1);
+    expect(await starts("onfail-crash")).toBeGreaterThanOrEqual(2);
+    expect(await starts("always")).toBeGreaterThanOrEqual(2);
+    for (const name of ["no", "onfail-clean"]) {
+      expect((await state(name))?.service).toMatchObject({ state: "down", flags: ["normally up"] }); // down, and not wanted up
+    }
+    expect((await readLogs(service("always", { exec: "x" }), ctx)).filter((line) => line.endsWith(" started")).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a change restarts even a restart = no service, with a new pid", { timeout: 60_000 }, async () => {
+    const resource = service("changed", { exec: "/bin/sleep 1000" });
+    await add(resource);
+    const before = (await probeServices([resource], ctx)).get("service:changed");
+    expect(before?.up).toBe(true);
+    await applyChange(change("change", resource, ["restart"]), ctx);
+    await pause(1200);
+    const after = (await probeServices([resource], ctx)).get("service:changed");
+    expect(after).toMatchObject({ up: true });
+    expect(after?.identity).not.toBe(before?.identity);
+  });
+
+  it("after: a service waits until the one it runs after is up, even with restart = no", { timeout: 60_000 }, async () => {
+    const db = service("db", { exec: "/bin/sleep 1000", restart: "always", desired: { state: "stopped", enabled: true } });
+    const api = service("api", { exec: "/bin/sh -c 'echo started; exec sleep 1000'", after: ["db", "network"] });
+    await add(db, api);
+    expect(await starts("db")).toBe(0); // added stopped: never ran, not even once
+    await pause(2500);
+    expect((await probeServices([api], ctx)).get("service:api")?.up).toBe(false);
+    expect(await starts("api")).toBe(0);
+
+    await applyChange(change("change", db, ["start"]), ctx);
+    await until("api to start after db", async () => (await probeServices([api], ctx)).get("service:api")?.up === true);
+    await pause(1500);
+    const probes = await probeServices([db, api], ctx);
+    expect([probes.get("service:db")?.up, probes.get("service:api")?.up]).toEqual([true, true]);
+    expect(await starts("api")).toBe(1);
+  });
+
+  it("reload delivers reloadSignal without a restart", { timeout: 60_000 }, async () => {
+    const resource = service("reloads", { exec: `trap "echo reloaded" HUP; while :; do sleep 0.2; done`, restart: "always", reloadSignal: "HUP" });
+    await add(resource);
+    const before = (await probeServices([resource], ctx)).get("service:reloads");
+    await applyChange(change("change", resource, ["reload"]), ctx);
+    await until("the program to log its reload", async () => (await readLogs(resource, ctx)).some((line) => line.endsWith(" reloaded")));
+    expect((await probeServices([resource], ctx)).get("service:reloads")?.identity).toBe(before?.identity);
+  });
+
+  it("a runsv that started before the directory was complete is replaced", { timeout: 60_000 }, async () => {
+    const resource = service("early", { exec: "/bin/sh -c 'echo started; exec sleep 1000'", restart: "always" });
+    const [directory, ...rest] = renderService(resource, ctx);
+    await writeArtifact(directory!);
+    await writeArtifact(rest.find((a) => a.path.endsWith("/tend-early/run"))!);
+    await until("runsv to pick up the half-written directory", async () => (await state("early"))?.service !== undefined);
+    expect((await state("early"))?.log).toBeUndefined();
+    for (const artifact of rest) await writeArtifact(artifact);
+    await applyChange(change("add", resource, ["enable", "start"]), ctx);
+    expect((await state("early"))?.log).toBeDefined();
+    await until("the program to log through svlogd", async () => (await starts("early")) === 1);
+  });
+
+  it("removal brings it down", { timeout: 60_000 }, async () => {
+    const resource = service("gone", { exec: "/bin/sleep 1000", restart: "always" });
+    await add(resource);
+    const pid = Number((await probeServices([resource], ctx)).get("service:gone")?.identity);
+    expect(alive(pid)).toBe(true);
+    await removeService({ key: "service:gone", action: "remove", resource, ops: [], filesChanged: true, reasons: [] }, ctx);
+    await until("the process to end", async () => !alive(pid), 3000);
+    expect((await state("gone"))?.service).toMatchObject({ state: "down" });
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Host files for the test: the temp home as is, everything else (tend-runsvdir-<user> in /etc) in a temp root. */
+function homeAndEtc(home: string, root: string): HostFileWriter {
+  const real = new LocalHostFiles(undefined, { kind: "system" });
+  const elsewhere = new LocalHostFiles(root, { kind: "system" });
+  const pick = (path: string) => (path.startsWith(home) ? real : elsewhere);
+  return {
+    real: (path) => pick(path).real(path),
+    exists: (path) => pick(path).exists(path),
+    isDirectory: (path) => pick(path).isDirectory(path),
+    readFile: (path) => pick(path).readFile(path),
+    readLink: (path) => pick(path).readLink(path),
+    readDir: (path) => pick(path).readDir(path),
+    writeFile: (path, content, options) => pick(path).writeFile(path, content, options),
+    symlink: (path, target) => pick(path).symlink(path, target),
+    remove: (path) => pick(path).remove(path),
+    mkdir: (path, options) => pick(path).mkdir(path, options),
+  };
+}

@@ -1,0 +1,70 @@
+import type { Observation, ReadContext, Resource, Service } from "@tend/core";
+import { linksTo } from "./links-to.js";
+import { isRunning, type SvStatus } from "./parse-sv-status.js";
+import { readSvStatus } from "./read-sv-status.js";
+import { serviceLayout, type ServiceLayout } from "./service-layout.js";
+import { userRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
+
+/** Services among resources. */
+export function servicesOf(resources: Resource[]): Service[] {
+  return resources.filter((resource): resource is Service => resource.type === "service");
+}
+
+/** The user whose runsvdir runs this scope's user services. */
+export function scopeUser(ctx: ReadContext): { user: string; home: string } {
+  return ctx.scope.kind === "user" ? { user: ctx.scope.user, home: ctx.scope.home } : { user: ctx.host.user, home: ctx.host.home };
+}
+
+/**
+ * Observes services with one batched `sv status` over their full directory paths, plus reads of
+ * links and `down` files. `sv status` rather than runsv's `supervise/stat` files: sv tells whether
+ * runsv is alive (it opens `supervise/ok`), while the files outlive a runsv that died. Under
+ * `--root` nothing runs, so the state is unobservable there.
+ *
+ * exists: the service directory exists. state: `run:` without `want down`. enabled (starts at
+ * boot): linked into the runsvdir and no `down` file; for a user service, its directory and the
+ * user's `tend-runsvdir-<user>` in place; for a distro service, only the link (its `down` file is
+ * the package's business).
+ */
+export async function observeServices(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
+  const services = servicesOf(resources);
+  const layouts = services.map((service) => serviceLayout(service, ctx));
+  const userSide = services.some((service) => service.user === true && service.exec !== undefined);
+  const runsvdir = userSide ? userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home) : undefined;
+  const runsvdirInPlace = runsvdir ? await userRunsvdirInPlace(runsvdir, ctx.files) : false;
+
+  const exists = await Promise.all(layouts.map((layout) => ctx.files.isDirectory(layout.dir)));
+  const statuses = ctx.root === undefined ? await readSvStatus(layouts.filter((_, i) => exists[i]).map((layout) => layout.dir), ctx) : undefined;
+
+  const result = new Map<string, Observation>();
+  for (const [i, service] of services.entries()) {
+    const layout = layouts[i]!;
+    const present = exists[i]!;
+    const enabled = present && (await startsAtBoot(layout, runsvdirInPlace, ctx));
+    const status = statuses?.get(layout.dir);
+    result.set(`service:${service.name}`, {
+      exists: present,
+      ...(statuses === undefined ? {} : { state: isRunning(status) ? ("running" as const) : ("stopped" as const) }),
+      enabled,
+      ...(layout.user && present && !runsvdirInPlace ? { drift: [`${runsvdir!.dir}, which runs ${runsvdir!.user}'s runit services, is missing or was edited`] } : {}),
+      ...(status ? { details: statusDetails(status) } : {}),
+    });
+  }
+  return result;
+}
+
+async function startsAtBoot(layout: ServiceLayout, runsvdirInPlace: boolean, ctx: ReadContext): Promise<boolean> {
+  if (layout.distro) return linksTo(ctx.files, layout.link, layout.dir);
+  if (await ctx.files.exists(`${layout.dir}/down`)) return false;
+  return layout.link ? linksTo(ctx.files, layout.link, layout.dir) : runsvdirInPlace;
+}
+
+/** What `tend observe` shows beyond the Datum fields. */
+export function statusDetails(status: SvStatus): Record<string, string | number | boolean> {
+  const details: Record<string, string | number | boolean> = { sv: status.line };
+  if (status.service?.pid !== undefined) details.pid = status.service.pid;
+  if (status.service) details.seconds = status.service.seconds;
+  if (status.log?.pid !== undefined) details.logPid = status.log.pid;
+  if (status.error !== undefined) details.supervised = false;
+  return details;
+}

@@ -1,0 +1,40 @@
+import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core";
+import { renderFinishScript } from "./render-finish-script.js";
+import { renderLogScript } from "./render-log-script.js";
+import { renderRunScript } from "./render-run-script.js";
+import { serviceLayout } from "./service-layout.js";
+
+/** runsv creates `supervise/` (its control and status files) inside every service directory. */
+const RUNTIME_ENTRIES = ["supervise"];
+
+/** The `down` file: runsv does not start the service when runsv itself starts (at boot). */
+export const DOWN_FILE_CONTENT = `${MANAGED_HEADER}\n# desired.enabled is false: runsv supervises this service but does not start it at boot.\n`;
+
+/** Whether the service's directory carries a `down` file tend wrote. */
+export function rendersDownFile(service: Service): boolean {
+  return service.exec !== undefined && service.desired?.enabled === false;
+}
+
+/**
+ * A service's artifacts, in writing order. A tend service is a directory with `run`, `finish`
+ * (per `restart`), `log/run` and, when it must not start at boot, `down`; a system one is
+ * enabled last by its link in the runsvdir, so runsv never sees a half-written directory. A user
+ * service's directory sits in the scanned `~/.local/service` itself. A distro service is only
+ * its link, and only while it is to be enabled.
+ */
+export function renderService(service: Service, ctx: RenderContext): Artifact[] {
+  const layout = serviceLayout(service, ctx);
+  const link: Artifact[] = layout.link ? [{ store: "symlink", path: layout.link, content: layout.dir }] : [];
+  if (layout.distro || service.exec === undefined) return service.desired?.enabled === false ? [] : link;
+
+  const finish = renderFinishScript(service, ctx);
+  return [
+    { store: "directory", path: layout.dir, content: "", mode: 0o755, ephemeral: RUNTIME_ENTRIES },
+    ...(rendersDownFile(service) ? [{ path: `${layout.dir}/down`, content: DOWN_FILE_CONTENT, mode: 0o644 }] : []),
+    { store: "directory", path: `${layout.dir}/log`, content: "", mode: 0o755, ephemeral: RUNTIME_ENTRIES },
+    { path: `${layout.dir}/log/run`, content: renderLogScript(layout.logDir), mode: 0o755 },
+    ...(finish === undefined ? [] : [{ path: `${layout.dir}/finish`, content: finish, mode: 0o755 }]),
+    { path: `${layout.dir}/run`, content: renderRunScript({ ...service, exec: service.exec }, ctx), mode: 0o755 },
+    ...link,
+  ];
+}
