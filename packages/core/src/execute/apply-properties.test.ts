@@ -88,7 +88,7 @@ describe("apply, as properties", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 180_000);
 
   it("survives a kill after any step: a rerun ends in the same files and state as an uninterrupted apply", async () => {
     await fc.assert(
@@ -108,5 +108,5 @@ describe("apply, as properties", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 180_000);
 });
