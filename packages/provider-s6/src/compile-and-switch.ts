@@ -37,21 +37,18 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
     return;
   }
   const restarts = await restartsForUpdate(changes, ctx);
-  // The conversion file stays next to its database, a record of what that switch restarted. (It
-  // cannot come through stdin: the runner's stdin is a socket, which /dev/stdin cannot open.)
+  // The conversion file stays next to its database, a record of what that switch restarted. (Not
+  // through /dev/stdin: under tend's runner s6-rc-update failed to open it, ENXIO.)
   const conversion = `${database}.conversion`;
   if (restarts.length > 0) await ctx.files.writeFile(conversion, conversionFile(restarts), { mode: 0o644 });
-  const update = await ctx.run.run({
-    argv: ["s6-rc-update", "-b", "-l", LIVE_DIR, ...(restarts.length > 0 ? ["-f", conversion] : []), database],
-    okCodes: [0, 1, 2],
-    timeoutMs: 180_000,
-  });
+  const argv = ["s6-rc-update", "-b", "-l", LIVE_DIR, ...(restarts.length > 0 ? ["-f", conversion] : []), database];
+  const update = await ctx.run.run({ argv, okCodes: [0, 1, 2], timeoutMs: 180_000 });
   recordUpdate(ctx.state, { generation, services: restarts });
   await ctx.files.symlink(CURRENT_DATABASE, basename(database));
   ctx.log(`s6-rc: switched to ${database}${restarts.length > 0 ? `, restarting ${restarts.join(" ")}` : ""}; ${CURRENT_DATABASE} points at it`);
   if (update.exitCode !== 0) {
     // 1 and 2: the database was switched (so `current` follows it), but some transitions failed.
-    throw errors.commandFailed(["s6-rc-update", "-l", LIVE_DIR, database], update.exitCode, `${update.stderr.trim() || "some services did not change state"}; the live database is ${database}`);
+    throw errors.commandFailed(argv, update.exitCode, `${update.stderr.trim() || "some services did not change state"}; the live database is ${database}`);
   }
 }
 
