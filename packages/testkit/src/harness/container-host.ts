@@ -1,0 +1,119 @@
+import type { StartedTestContainer } from "testcontainers";
+import { HOST_IMAGE_SPECS, type HostImageName } from "./host-images.js";
+import { runCommand } from "./run-command.js";
+import type { ExecOptions, ExecResult, TestHost, WriteFileOptions } from "./test-host.js";
+import { waitFor, type WaitForOptions } from "./wait-for.js";
+
+/** Where the harness mounts the tend checkout and node inside every host. */
+export const TEND_IN_HOST = "/opt/tend";
+export const NODE_IN_HOST = "/usr/local/bin/node";
+
+const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+
+/** The TestHost behind startHost: a started testcontainers container. */
+export class ContainerHost implements TestHost {
+  readonly id: string;
+  private stopped = false;
+  private readonly uids = new Map<string, string>();
+
+  constructor(
+    readonly name: HostImageName,
+    readonly image: string,
+    private readonly container: StartedTestContainer,
+  ) {
+    this.id = container.getId();
+  }
+
+  async exec(argv: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
+    // coreutils' timeout, so a hung command is killed inside rather than left running.
+    const wrapped = ["timeout", "--kill-after=5", `${Math.ceil(timeoutMs / 1000)}`, ...argv];
+    const started = Date.now();
+    const result = await this.container.exec(wrapped, {
+      user: options.user,
+      workingDir: options.cwd,
+      env: { ...(await this.userEnv(options.user)), ...options.env },
+    });
+    if ((result.exitCode === 124 || result.exitCode === 137) && Date.now() - started >= timeoutMs) {
+      throw new Error(`\`${argv.join(" ")}\` did not finish within ${timeoutMs / 1000} s on the ${this.name} host\n${result.output}`);
+    }
+    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  sh(script: string, options?: ExecOptions): Promise<ExecResult> {
+    return this.exec(["/bin/sh", "-c", script], options);
+  }
+
+  tend(args: readonly string[], options?: ExecOptions): Promise<ExecResult> {
+    return this.exec([NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args], options);
+  }
+
+  async writeFile(path: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
+    const data = typeof content === "string" ? content : Buffer.from(content);
+    await this.container.copyContentToContainer([{ content: data, target: path, mode: options.mode ?? 0o644 }]);
+    if (options.owner !== undefined) await this.mustSucceed(["chown", "--", options.owner, path]);
+  }
+
+  async readFile(path: string): Promise<string> {
+    return (await this.mustSucceed(["cat", "--", path])).stdout;
+  }
+
+  async waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<T> {
+    try {
+      return await waitFor(check, options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${message}\n\n${await this.logs()}`, { cause: error });
+    }
+  }
+
+  async logs(): Promise<string> {
+    const spec = HOST_IMAGE_SPECS[this.name];
+    let status: string;
+    try {
+      const result = await this.exec(["/bin/sh", "-c", spec.status], { timeoutMs: 30_000 });
+      status = `${result.stdout}${result.stderr}`;
+    } catch (error) {
+      status = `(cannot ask the init: ${error instanceof Error ? error.message : String(error)})`;
+    }
+    const output = await runCommand(["docker", "logs", "--tail", "100", this.id], { okCodes: "any" });
+    return [
+      `== ${this.name} host ${this.id.slice(0, 12)}: ${spec.status}`,
+      status.trimEnd(),
+      `== container output (last 100 lines)`,
+      `${output.stdout}${output.stderr}`.trimEnd(),
+    ].join("\n");
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.container.stop({ remove: true, removeVolumes: true, timeout: 0 });
+  }
+
+  private async mustSucceed(argv: readonly string[]): Promise<ExecResult> {
+    const result = await this.exec(argv);
+    if (result.exitCode !== 0) {
+      throw new Error(`\`${argv.join(" ")}\` exited ${result.exitCode} on the ${this.name} host: ${result.stderr.trim()}`);
+    }
+    return result;
+  }
+
+  /** What a login would give `user`: USER, LOGNAME, and on systemd the runtime dir of its manager. */
+  private async userEnv(user: string | undefined): Promise<Record<string, string>> {
+    if (user === undefined || user === "root" || user === "0") return {};
+    const env: Record<string, string> = /^\d+$/.test(user) ? {} : { USER: user, LOGNAME: user };
+    if (HOST_IMAGE_SPECS[this.name].bootsSystemd) env.XDG_RUNTIME_DIR = `/run/user/${await this.uidOf(user)}`;
+    return env;
+  }
+
+  private async uidOf(user: string): Promise<string> {
+    if (/^\d+$/.test(user)) return user;
+    let uid = this.uids.get(user);
+    if (uid === undefined) {
+      uid = (await this.mustSucceed(["id", "-u", "--", user])).stdout.trim();
+      this.uids.set(user, uid);
+    }
+    return uid;
+  }
+}

@@ -1,0 +1,7 @@
+export { startHost, type StartHostOptions } from "./start-host.js";
+export type { TestHost, ExecOptions, ExecResult, WriteFileOptions } from "./test-host.js";
+export type { WaitForOptions } from "./wait-for.js";
+export { overlayStatus, type OverlayStatus } from "./overlay-status.js";
+export { ensureEngine, type EnsureEngineOptions } from "./ensure-engine.js";
+export { ensureImages, type EnsureImagesOptions } from "./ensure-images.js";
+export { HOST_IMAGES, type HostImageName } from "./host-images.js";

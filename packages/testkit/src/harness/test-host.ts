@@ -1,0 +1,54 @@
+import type { HostImageName } from "./host-images.js";
+import type { WaitForOptions } from "./wait-for.js";
+
+/** How a command run in a test host ended. */
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ExecOptions {
+  /**
+   * Run as this user (name or uid) instead of root. On systemd the harness also sets
+   * XDG_RUNTIME_DIR=/run/user/<uid>, so `systemctl --user` reaches the user's manager.
+   */
+  user?: string;
+  /** Added to the container's environment for this command. */
+  env?: Record<string, string>;
+  /** Working folder. Default `/`. */
+  cwd?: string;
+  /** The command is killed after this long and exec throws. Default 120 s. */
+  timeoutMs?: number;
+}
+
+export interface WriteFileOptions {
+  /** Permission bits. Default 0o644. */
+  mode?: number;
+  /** `user` or `user:group` for the file (missing parent folders are created owned by root). */
+  owner?: string;
+}
+
+/** A running container booted into one init, driven the way an admin drives a host. */
+export interface TestHost {
+  readonly name: HostImageName;
+  /** The container's id (for `docker` by hand while debugging). */
+  readonly id: string;
+  /** The image tag it runs. */
+  readonly image: string;
+  /** Runs argv inside, without a shell. A non-zero exit is returned, not thrown. */
+  exec(argv: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Runs a script with /bin/sh -c. */
+  sh(script: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Runs the built CLI inside: `node /opt/tend/packages/cli/dist/bin.js ...args`. */
+  tend(args: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  writeFile(path: string, content: string | Uint8Array, options?: WriteFileOptions): Promise<void>;
+  /** A file's content as UTF-8; throws when it cannot be read. */
+  readFile(path: string): Promise<string>;
+  /** Polls `check` until it returns a truthy value; on timeout throws with `what` and the host's logs. */
+  waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<T>;
+  /** The init's status and log, then the container's own output: for failure messages. */
+  logs(): Promise<string>;
+  /** Kills and removes the container. Safe to call twice. */
+  stop(): Promise<void>;
+}
