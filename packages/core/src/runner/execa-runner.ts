@@ -33,6 +33,8 @@ export class ExecaRunner implements Runner {
     }, timeout);
     try {
       const result = await child;
+      // The leader is gone; anything left in its group (a child ignoring TERM) dies now.
+      if (timedOut) killGroup(child.pid, "SIGKILL");
       if (timedOut) throw errors.commandFailed(command.argv, undefined, `timed out after ${timeout / 1000} s; its process group was killed`);
       if (result.exitCode === undefined) {
         throw errors.commandFailed(command.argv, undefined, result.failed ? String(result.shortMessage ?? "could not run") : "killed");
