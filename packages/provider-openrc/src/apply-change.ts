@@ -1,17 +1,8 @@
-import type { ApplyContext, Operation, ResourceChange, Service } from "@tend/core";
+import type { ApplyContext, ResourceChange, Service } from "@tend/core";
 import { rcService, rcUpdateAdd, rcUpdateDel } from "./rc-commands.js";
 import { readRunlevels, runlevelsOf } from "./read-runlevels.js";
 import { BOOT_RUNLEVELS, DEFAULT_RUNLEVEL, initScriptPath, runlevelLinkPath, scriptName } from "./script-name.js";
 import { backgroundPidfile, supervisionOf } from "./supervision.js";
-
-const DONE: Record<Operation, string> = {
-  enable: "enabled",
-  disable: "disabled",
-  start: "started",
-  stop: "stopped",
-  restart: "restarted",
-  reload: "reloaded",
-};
 
 /**
  * Carries out an add or change: `rc-update add <name> default` and `rc-service <name> start`
@@ -25,9 +16,8 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
     if (op === "enable") await enable(script, ctx);
     else if (op === "disable") await disable(script, ctx);
     else if (op === "start") await start(script, change.action, ctx);
-    else if (op === "restart") await restart(service, change.previous, script, ctx);
+    else if (op === "restart") await restart(service, change, script, ctx);
     else await ctx.run.run({ argv: rcService(script, op) });
-    ctx.log(`${change.key}: ${DONE[op]}${ctx.offline ? " (offline)" : ""}`);
   }
 }
 
@@ -64,7 +54,8 @@ async function start(script: string, action: ResourceChange["action"], ctx: Appl
  * one. Then the old process is stopped the old way, OpenRC's record reset, and the new
  * script started.
  */
-async function restart(service: Service, previous: ResourceChange["previous"], script: string, ctx: ApplyContext): Promise<void> {
+async function restart(service: Service, change: ResourceChange, script: string, ctx: ApplyContext): Promise<void> {
+  const previous = change.previous;
   const before = previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined;
   if (service.exec === undefined || before === undefined || before === supervisionOf(service)) {
     await ctx.run.run({ argv: rcService(script, "restart") });
@@ -77,4 +68,5 @@ async function restart(service: Service, previous: ResourceChange["previous"], s
   }
   await ctx.run.run({ argv: rcService(script, "zap") });
   await ctx.run.run({ argv: rcService(script, "start") });
+  ctx.log(`${change.key}: stopped the process ${before} kept, then started it under ${supervisionOf(service)}`);
 }

@@ -7,15 +7,18 @@ export const DEPTREE_PATH = "/run/openrc/deptree";
  * Whether anything on the host provides `net`, which `need net` requires: without a provider
  * OpenRC refuses to start the service (`needs non existent service 'net'`).
  *
- * On a live host the answer is OpenRC's own dependency cache, which holds `net` as a service
- * (a script of that name, or a virtual one with `providedby`) exactly when something provides
- * it on this host; it also leaves out scripts whose `keyword` excludes this kind of system, as
- * Alpine's networking in a container. Offline (an image root, no /run/openrc) it scans the
- * scripts and their conf.d files for `provide … net` and `rc_provide="… net"`.
+ * OpenRC's dependency cache holds `net` as a service (a script of that name, or a virtual one
+ * with `providedby`) when something provides it, including sysv scripts whose LSB headers it
+ * translated. The cache is rebuilt only when a script is newer than it in whole seconds, so a
+ * provider installed in the second the cache was built is missing from it: the scripts and
+ * their conf.d files are scanned too (`provide … net`, `rc_provide="… net"`), and are all there
+ * is offline (an image root has no /run/openrc). A provider OpenRC would still leave out (a
+ * `keyword` excluding this kind of system) passes here and fails at start with OpenRC's own
+ * `needs service(s) net`.
  */
 export async function hostProvidesNet(files: HostFiles, offline: boolean): Promise<boolean> {
   const deptree = offline ? null : await files.readFile(DEPTREE_PATH);
-  if (deptree !== null) return deptreeHasService(deptree, "net");
+  if (deptree !== null && deptreeHasService(deptree, "net")) return true;
   return scriptsProvideNet(files);
 }
 

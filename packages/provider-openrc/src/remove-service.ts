@@ -13,14 +13,14 @@ export async function removeService(change: ResourceChange, ctx: ApplyContext): 
   const script = scriptName(service);
   const ours = service.exec !== undefined;
   const present = await ctx.files.exists(initScriptPath(script));
-  if (ours && present && !ctx.offline) {
-    await ctx.run.run({ argv: rcService(script, "stop") });
-    ctx.log(`${change.key}: stopped`);
-  }
-  const runlevels = await readRunlevels(ctx.files);
-  for (const runlevel of runlevelsOf(runlevels, script, ours ? undefined : [DEFAULT_RUNLEVEL])) {
+  if (ours && present && !ctx.offline) await ctx.run.run({ argv: rcService(script, "stop") });
+  const runlevels = runlevelsOf(await readRunlevels(ctx.files), script, ours ? undefined : [DEFAULT_RUNLEVEL]);
+  for (const runlevel of runlevels) {
+    // rc-update refuses a service whose script is gone; the link is all that is left of it.
     if (ctx.offline || !present) await ctx.files.remove(runlevelLinkPath(script, runlevel));
     else await ctx.run.run({ argv: rcUpdateDel(script, runlevel) });
-    ctx.log(`${change.key}: removed from runlevel ${runlevel}`);
+  }
+  if (!present && runlevels.length > 0) {
+    ctx.log(`${change.key}: ${initScriptPath(script)} was already gone; removed its links from ${runlevels.join(", ")}`);
   }
 }
