@@ -1,4 +1,4 @@
-import { errors, resourceKey, type ReadContext, type Resource, type Service, type TendError } from "@tend/core";
+import { errors, resourceKey, type Observation, type ReadContext, type Resource, type Service, type TendError } from "@tend/core";
 import { hostProvidesNet } from "./find-net-providers.js";
 import { noNetProviderError } from "./no-net-provider-error.js";
 import { initScriptPath } from "./script-name.js";
@@ -7,7 +7,7 @@ import { initScriptPath } from "./script-name.js";
  * Host checks at plan time: a distro service whose script is missing (tend never invents one),
  * and `need net` on a host where nothing provides `net`.
  */
-export async function checkHost(resources: Resource[], _observations: unknown, ctx: ReadContext): Promise<TendError[]> {
+export async function checkHost(resources: Resource[], _observations: Map<string, Observation>, ctx: ReadContext): Promise<TendError[]> {
   const services = resources.filter((resource): resource is Service => resource.type === "service");
   const problems: TendError[] = [];
   for (const service of services) {

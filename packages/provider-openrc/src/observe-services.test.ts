@@ -56,9 +56,9 @@ describe("observeServices", () => {
     });
     // Started as far as OpenRC knows (Debian's start-stop-daemon records nothing), but its pid is gone.
     expect(observations.get("service:old")).toMatchObject({ exists: true, state: "stopped", enabled: true, canReload: false, details: { status: "crashed", pid: 999 } });
-    expect(observations.get("service:down")).toMatchObject({ exists: true, state: "stopped", enabled: false, details: { status: "stopped", runlevels: "" } });
+    expect(observations.get("service:down")).toMatchObject({ exists: true, state: "stopped", enabled: false, details: { status: "stopped" } });
     expect(observations.get("service:crash")).toMatchObject({ state: "stopped", details: { status: "crashed" } });
-    expect(observations.get("service:new")).toEqual({ exists: false, state: "stopped", enabled: false, canReload: false, details: { runlevels: "", status: "stopped" } });
+    expect(observations.get("service:new")).toEqual({ exists: false, state: "stopped", enabled: false, canReload: false, details: { status: "stopped" } });
     // In the boot runlevel counts as enabled; a distro script's own reload counts.
     expect(observations.get("service:sshd")).toMatchObject({ exists: true, state: "running", enabled: true, canReload: true, details: { runlevels: "boot" } });
     // The shutdown runlevel does not start anything at boot.
@@ -72,7 +72,7 @@ describe("observeServices", () => {
     const observations = await observeServices(resources, ctx);
     expect(runner.lines).toEqual([]);
     expect(observations.get("service:web")).toEqual({ exists: true, enabled: true, canReload: true, details: { runlevels: "default" } });
-    expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: { runlevels: "" } });
+    expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: {} });
   });
 
   it("runs nothing for no services", async () => {

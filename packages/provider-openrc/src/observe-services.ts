@@ -27,7 +27,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       exists: text !== null,
       enabled: runlevelsOf(runlevels, script, BOOT_RUNLEVELS).length > 0,
       canReload: service.exec === undefined ? text !== null && scriptCanReload(text) : service.reloadSignal !== undefined,
-      details: { runlevels: linked.join(" ") },
+      details: linked.length > 0 ? { runlevels: linked.join(" ") } : {},
     };
     if (statuses) {
       const { state, details } = await observeState(service, script, statuses.get(script), ctx);

@@ -47,7 +47,7 @@ describe("probeServices", () => {
 
   it("reads a background daemon's pidfile, which Debian's OpenRC never checks", async () => {
     const alive = await probe(" tend-bg   [  started  ]\n", { "/run/tend-bg.pid": "77\n", "/proc/77": { dir: true } }, [background]);
-    expect(alive.probes.get("service:bg")).toEqual({ up: true, identity: "pid 77, 0 respawns", detail: "tend-bg started, pid 77" });
+    expect(alive.probes.get("service:bg")).toEqual({ up: true, identity: "pid 77", detail: "tend-bg started, pid 77" });
     const dead = await probe(" tend-bg   [  started  ]\n", { "/run/tend-bg.pid": "77\n" }, [background]);
     expect(dead.probes.get("service:bg")).toMatchObject({ up: false, detail: "tend-bg started, pid 77 (gone)" });
   });

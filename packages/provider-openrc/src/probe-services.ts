@@ -27,7 +27,7 @@ export async function probeServices(resources: Resource[], ctx: ReadContext): Pr
     if (daemon.pid !== undefined) parts.push(`pid ${daemon.pid}${daemon.alive === false ? " (gone)" : ""}`);
     if (entry?.respawns !== undefined) parts.push(`${entry.respawns} respawns`);
     const probe: Probe = { up, detail: parts.join(", ") };
-    if (daemon.pid !== undefined) probe.identity = `pid ${daemon.pid}, ${entry?.respawns ?? 0} respawns`;
+    if (daemon.pid !== undefined) probe.identity = entry?.respawns === undefined ? `pid ${daemon.pid}` : `pid ${daemon.pid}, ${entry.respawns} respawns`;
     probes.set(resourceKey("service", service.name), probe);
   }
   return probes;
