@@ -22,18 +22,18 @@ async function context(tree: HostTree, options: { runner?: RecordingRunner; scop
 const exists = (root: string, path: string) => lstat(join(root, path)).then(() => true, () => false);
 
 describe("applyService", () => {
-  it("adds a service with dinitctl enable, then start", async () => {
+  it("adds a service with dinitctl enable, then start, after loading the description it wrote", async () => {
     const ctx = await context({ ...BOOT, ...WEB_FILE });
     await applyService(change(WEB, "add", ["enable", "start"]), ctx);
-    expect(ctx.runner.lines).toEqual(["dinitctl enable tend-web", "dinitctl start tend-web"]);
-    expect(ctx.runner.calls[0]).toMatchObject({ okCodes: "any", timeoutMs: 90_000 });
+    expect(ctx.runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl enable tend-web", "dinitctl start tend-web"]);
+    expect(ctx.runner.calls[1]).toMatchObject({ okCodes: "any", timeoutMs: 90_000 });
   });
 
   it("takes `service already enabled.` (exit 1) as done", async () => {
     const runner = new RecordingRunner().on("dinitctl enable", { exitCode: 1, stderr: "dinitctl: service already enabled.\n" });
     const ctx = await context({ ...BOOT, ...WEB_FILE }, { runner });
     await applyService(change(WEB, "add", ["enable", "start"]), ctx);
-    expect(runner.lines).toEqual(["dinitctl enable tend-web", "dinitctl start tend-web"]);
+    expect(runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl enable tend-web", "dinitctl start tend-web"]);
   });
 
   it("fails with dinitctl's words when enable fails otherwise", async () => {
@@ -45,19 +45,19 @@ describe("applyService", () => {
     await expect(applyService(change(WEB, "add", ["enable", "start"]), ctx)).rejects.toThrow(
       "`dinitctl enable tend-web` exited 1: dinitctl: error loading service (or dependency of service).",
     );
-    expect(runner.lines).toEqual(["dinitctl enable tend-web"]);
+    expect(runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl enable tend-web"]);
   });
 
   it("reloads a changed description before restarting it", async () => {
     const ctx = await context({ ...BOOT, ...WEB_FILE });
     await applyService(change(WEB, "change", ["restart"]), ctx);
-    expect(ctx.runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl restart tend-web"]);
+    expect(ctx.runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl restart --force tend-web"]);
   });
 
   it("does not reload when only a trigger asked for the restart", async () => {
     const ctx = await context({ ...BOOT, ...WEB_FILE });
     await applyService(change(WEB, "change", ["restart"], false), ctx);
-    expect(ctx.runner.lines).toEqual(["dinitctl restart tend-web"]);
+    expect(ctx.runner.lines).toEqual(["dinitctl restart --force tend-web"]);
   });
 
   it("stops, reloads and starts a running service dinit refuses to reload", async () => {
@@ -86,14 +86,14 @@ describe("applyService", () => {
     const runner = new RecordingRunner().on("dinitctl restart", { exitCode: 1, stderr: "dinitctl: cannot restart service; service not started.\n" });
     const ctx = await context({ ...BOOT, ...WEB_FILE }, { runner });
     await applyService(change(WEB, "change", ["restart"]), ctx);
-    expect(runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl restart tend-web", "dinitctl start tend-web"]);
+    expect(runner.lines).toEqual(["dinitctl reload tend-web", "dinitctl restart --force tend-web", "dinitctl start tend-web"]);
   });
 
   it("enables a service declared enabled-but-stopped with the boot link alone, since dinitctl enable would start it", async () => {
     const stopped: Service = { ...WEB, desired: { state: "stopped", enabled: true } };
     const ctx = await context({ ...BOOT, ...WEB_FILE });
     await applyService(change(stopped, "add", ["enable"]), ctx);
-    expect(ctx.runner.lines).toEqual([]);
+    expect(ctx.runner.lines).toEqual(["dinitctl reload tend-web"]);
     expect(await readlink(join(ctx.rootDir, "/etc/dinit.d/boot.d/tend-web"))).toBe("../tend-web");
   });
 
@@ -104,6 +104,12 @@ describe("applyService", () => {
     expect(runner.lines).toEqual(["dinitctl disable tend-web", "dinitctl stop tend-web"]);
     // dinit had no boot dependency to drop (it was linked offline), so the link is removed directly.
     expect(await exists(ctx.rootDir, "/etc/dinit.d/boot.d/tend-web")).toBe(false);
+  });
+
+  it("keeps a service that must run running when disabling it (dinit stops what only boot wanted)", async () => {
+    const ctx = await context({ ...BOOT, ...WEB_FILE, "/etc/dinit.d/boot.d/tend-web": { link: "../tend-web" } });
+    await applyService(change({ ...WEB, desired: { state: "running", enabled: false } }, "change", ["disable"], false), ctx);
+    expect(ctx.runner.lines).toEqual(["dinitctl start tend-web", "dinitctl disable tend-web"]);
   });
 
   it("delivers reloadOn as the declared signal with dinitctl signal, never dinit's reload", async () => {
@@ -143,6 +149,7 @@ describe("applyService", () => {
     );
     await applyService(change(sync, "add", ["enable", "start"]), ctx);
     expect(ctx.runner.lines).toEqual([
+      "dinitctl --user --socket-path /home/alice/.dinitctl reload tend-sync",
       "dinitctl --user --socket-path /home/alice/.dinitctl enable tend-sync",
       "dinitctl --user --socket-path /home/alice/.dinitctl start tend-sync",
     ]);

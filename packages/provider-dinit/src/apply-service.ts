@@ -10,7 +10,7 @@ import { signalArgument } from "./signal-argument.js";
 /**
  * Carries out an add or change, as the seed says: `dinitctl enable` and `start` for a new service;
  * for a changed description `reload` (dinit caches descriptions and keeps running the old command
- * until told to re-read it) and then `restart`. dinit's `reload` only re-reads the file; the
+ * until told to re-read it) and then `restart`. A written description is always reloaded first. dinit's `reload` only re-reads the file; the
  * `reload` operation (reloadOn) sends the service's `reloadSignal` with `dinitctl signal`.
  * Offline (`--root`) it only links the service into its boot service's `waits-for.d`.
  */
@@ -33,7 +33,9 @@ export async function applyService(change: ResourceChange, ctx: ApplyContext): P
   }
   const dinitctl = await dinitctlFor(ctx.scope, ctx.files);
   let stoppedForReload = false;
-  if (service.exec !== undefined && change.action === "change" && change.filesChanged) {
+  // Also for an add: dinit may still hold an older description of the same name (a file adopted
+  // with --adopt, or one left loaded by an earlier removal), which enable would otherwise use.
+  if (service.exec !== undefined && change.filesChanged) {
     stoppedForReload = await reloadDescription(name, dinitctl, ctx);
   }
   for (const op of change.ops) {
@@ -42,6 +44,9 @@ export async function applyService(change: ResourceChange, ctx: ApplyContext): P
         await enable(ref, service, name, dinitctl, ctx);
         break;
       case "disable":
+        // A service running only because boot waits for it stops when disabled; one that must
+        // keep running is made explicitly active first.
+        if (wantsRunning(service)) await runDinitctl(ctx, dinitctl, ["start", name], { timeoutMs: START_TIMEOUT_MS });
         await runDinitctl(ctx, dinitctl, ["disable", name], { benign: /not currently enabled/ });
         await removeBootLink(name, ctx);
         break;
@@ -88,11 +93,20 @@ async function enable(ref: string, service: Service, name: string, dinitctl: Din
   await runDinitctl(ctx, dinitctl, ["enable", name], { benign: /service already enabled/, timeoutMs: START_TIMEOUT_MS });
 }
 
-/** `dinitctl restart` refuses a stopped service (`service not started`): start it instead. */
+/**
+ * `dinitctl restart --force`: without `--force` dinit refuses to restart a service others depend
+ * on; with it, those dependents are restarted too, as systemd does for `Requires=`. A stopped
+ * service (`service not started`) is started instead.
+ */
 async function restart(name: string, stopped: boolean, dinitctl: Dinitctl, ctx: ApplyContext): Promise<void> {
   if (!stopped) {
-    const result = await runDinitctl(ctx, dinitctl, ["restart", name], { benign: /service not started/, timeoutMs: START_TIMEOUT_MS });
+    const result = await runDinitctl(ctx, dinitctl, ["restart", "--force", name], { benign: /service not started/, timeoutMs: START_TIMEOUT_MS });
     if (!result.benign) return;
   }
   await runDinitctl(ctx, dinitctl, ["start", name], { timeoutMs: START_TIMEOUT_MS });
+}
+
+/** The core's rule: `desired.state` when given, else running for a service tend writes. */
+function wantsRunning(service: Service): boolean {
+  return service.desired ? service.desired.state === "running" : service.exec !== undefined;
 }

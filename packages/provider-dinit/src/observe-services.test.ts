@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Service } from "@tend/core";
+import { errors, type Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { BOOT, writeHostTree } from "./__fixtures__/host-tree.js";
@@ -124,5 +124,15 @@ describe("observeServices", () => {
     const observed = await observeServices([service({ name: "web", exec: "/bin/web" })], ctx);
     expect(observed.get("service:web")?.state).toBeUndefined();
     expect(observed.get("service:web")?.details?.unreachable).toBe("dinitctl: connecting to socket: /run/dinitctl: No such file or directory");
+  });
+
+  it("treats a missing dinitctl like a dinit that is not running", async () => {
+    const runner = new RecordingRunner();
+    runner.run = async (command) => {
+      throw errors.commandFailed(command.argv, undefined, "Command failed with ENOENT: dinitctl list");
+    };
+    const ctx = await applyContext({ init: "dinit", runner });
+    const observed = await observeServices([service({ name: "web", exec: "/bin/web" })], ctx);
+    expect(observed.get("service:web")?.details?.unreachable).toBe("`dinitctl list` did not finish: Command failed with ENOENT: dinitctl list");
   });
 });
