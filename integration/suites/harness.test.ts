@@ -148,6 +148,11 @@ describe("a TestHost", () => {
     await expect(host.readFile("/spec/missing")).rejects.toThrow(/cat -- \/spec\/missing` exited 1/);
   });
 
+  it("writes into a tmpfs such as /run, which Docker's copy API cannot reach", async () => {
+    await host.writeFile("/run/tend-probe/x", "in run\n", { mode: 0o640 });
+    expect((await host.sh("cat /run/tend-probe/x; stat -c %a /run/tend-probe/x")).stdout).toBe("in run\n640\n");
+  });
+
   it("runs commands as a user with that user's login variables", async () => {
     const env = await host.sh('echo "$(id -un) $HOME $USER $LOGNAME"', { user: "alice", cwd: "/tmp" });
     expect(env.stdout).toBe("alice /home/alice alice alice\n");

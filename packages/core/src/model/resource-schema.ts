@@ -3,6 +3,8 @@ import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.
 import { parseReference } from "./reference.js";
 
 const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
+/** A command line: one line, and not starting with `-` (env and the inits would read it as an option). */
+const execLine = oneLine.min(1).refine((text) => !text.trimStart().startsWith("-"), { message: "must not start with `-`" });
 const name = z
   .string()
   .max(255, { message: "must be at most 255 characters" })
@@ -47,7 +49,7 @@ export const ServiceSchema = z
   .object({
     type: z.literal("service"),
     name,
-    exec: oneLine.min(1).optional(),
+    exec: execLine.optional(),
     user: z.boolean().optional(),
     restart: z.enum(["no", "on_failure", "always"]).optional(),
     after: z.array(oneLine.min(1)).optional(),
@@ -69,7 +71,7 @@ export const TimerSchema = z
   .object({
     type: z.literal("timer"),
     name,
-    exec: oneLine.min(1),
+    exec: execLine,
     schedule: oneLine.min(1),
     user: z.boolean().optional(),
     env: env.optional(),

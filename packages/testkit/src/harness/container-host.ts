@@ -49,8 +49,11 @@ export class ContainerHost implements TestHost {
   }
 
   async writeFile(path: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
+    // Through exec, not Docker's copy API: a copy never reaches a tmpfs such as /run.
     const data = typeof content === "string" ? content : Buffer.from(content);
-    await this.container.copyContentToContainer([{ content: data, target: path, mode: options.mode ?? 0o644 }]);
+    const mode = (options.mode ?? 0o644).toString(8);
+    const script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1" && chmod "$2" -- "$1"';
+    await runCommand(["docker", "exec", "-i", this.id, "/bin/sh", "-c", script, "sh", path, mode], { input: data });
     if (options.owner !== undefined) await this.mustSucceed(["chown", "--", options.owner, path]);
   }
 

@@ -11,7 +11,7 @@ export interface RunCommandOptions {
   /** Exit codes that count as success; others throw. Default `[0]`; `"any"` never throws. */
   okCodes?: readonly number[] | "any";
   env?: NodeJS.ProcessEnv;
-  input?: string;
+  input?: string | Buffer;
 }
 
 /** Runs a program on the machine running the tests (docker, debootstrap…) and collects its output. */
