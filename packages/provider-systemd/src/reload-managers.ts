@@ -1,7 +1,8 @@
 import type { ApplyContext, ResourceChange } from "@tend/core";
+import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { managerDirectories } from "./unit-directories.js";
-import { ownedUnits } from "./unit-name.js";
+import { isDistroUnit, ownedUnits, primaryUnit } from "./unit-name.js";
 
 /**
  * Once per apply, after every write and deletion: one `daemon-reload` for the scope when any
@@ -9,14 +10,30 @@ import { ownedUnits } from "./unit-name.js";
  * `file` resource wrote, which the seed says also get one), then `reset-failed` for removed
  * units, so a unit that had failed is forgotten with its files. Offline there is no manager to
  * tell: it reads the files at boot.
+ *
+ * When no unit file changed but units are about to be started, restarted or reloaded, systemd
+ * is asked whether it still holds an old definition of any (`NeedDaemonReload`): an apply killed
+ * between writing a unit and reloading leaves exactly that, and a restart would then run the
+ * old definition.
  */
 export async function reloadManagers(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void> {
   if (ctx.offline) return;
   const dirs = managerDirectories(ctx.scope);
-  if (paths.some((path) => dirs.some((dir) => path.startsWith(`${dir}/`)))) {
+  const wrote = paths.some((path) => dirs.some((dir) => path.startsWith(`${dir}/`)));
+  if (wrote || (await holdsStaleUnits(changes, ctx))) {
     await ctx.run.run(systemctl(ctx, ["daemon-reload"], { timeoutMs: 120_000 }));
   }
   const removed = changes.filter((c) => c.action === "remove").flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
   // exits 1 for units that are not loaded (the usual case once their files are gone)
   if (removed.length > 0) await ctx.run.run(systemctl(ctx, ["reset-failed", "--", ...removed], { okCodes: [0, 1] }));
+}
+
+async function holdsStaleUnits(changes: ResourceChange[], ctx: ApplyContext): Promise<boolean> {
+  const units = changes
+    .filter((c) => c.action !== "remove" && c.ops.some((op) => op === "start" || op === "restart" || op === "reload"))
+    .flatMap((c) => (c.resource.type === "file" ? [] : isDistroUnit(c.resource) ? [primaryUnit(c.resource)] : ownedUnits(c.resource)));
+  if (units.length === 0) return false;
+  const unique = [...new Set(units)];
+  const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,NeedDaemonReload", "--", ...unique]));
+  return [...parseShowOutput(result.stdout, unique).values()].some((properties) => properties.NeedDaemonReload === "yes");
 }

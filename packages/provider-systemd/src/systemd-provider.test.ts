@@ -44,9 +44,26 @@ describe("apply: system services", () => {
   });
 
   it("reloads with systemctl reload, never reload-or-restart, and runs no daemon-reload when no unit changed", async () => {
-    const ctx = await applyContext({ init: "systemd" });
+    const runner = new RecordingRunner().on("systemctl show", { stdout: "Id=tend-web.service\nNeedDaemonReload=no\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
     await applyAll([change(web, "change", ["reload"])], ["/etc/web/web.conf"], ctx);
-    expect(ctx.runner.lines).toEqual(["systemctl reload -- tend-web.service"]);
+    expect(ctx.runner.lines).toEqual(["systemctl show -p Id,NeedDaemonReload -- tend-web.service", "systemctl reload -- tend-web.service"]);
+  });
+
+  it("daemon-reloads before a restart when systemd still holds an old definition (an apply killed before reloading)", async () => {
+    const runner = new RecordingRunner().on("systemctl show -p Id,NeedDaemonReload", {
+      stdout: "Id=tend-backup.timer\nNeedDaemonReload=no\n\nId=tend-backup.service\nNeedDaemonReload=yes\n\nId=tend-web.service\nNeedDaemonReload=no\n",
+    });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await applyAll([change(backup, "change", ["restart"]), change(web, "change", ["restart"]), change(sshd, "change", ["enable"])], [], ctx);
+    expect(runner.lines).toEqual([
+      "systemctl show -p Id,NeedDaemonReload -- tend-backup.timer tend-backup.service tend-web.service",
+      "systemctl daemon-reload",
+      "systemctl restart -- tend-backup.timer",
+      "systemctl restart -- tend-web.service",
+      "systemctl show -p Id --value -- sshd.service",
+      "systemctl enable -- sshd.service",
+    ]);
   });
 
   it("daemon-reloads for a unit or drop-in a file resource wrote", async () => {
