@@ -29,10 +29,10 @@ interface UnitReadings {
  * reload. Two list calls answer the first three for any number of units (a few ms for 200,
  * against ~140 ms for one batched `show`): `list-unit-files` (every unit with a file, enabled
  * or not) and `list-units --all` (every loaded unit, active or not), both by pattern, so the
- * argv stays short for thousands of services. `show` runs only for what the lists cannot
- * answer: `CanReload` of distro units with `reloadOn`, and template instances
- * (`getty@tty1.service` has no unit file of its own). `get-default` runs only when a display
- * manager is declared.
+ * argv stays short for thousands of services. `show` runs only for distro units the lists
+ * cannot answer for (see needsShow). `get-default` runs only when a display manager is declared.
+ * NeedDaemonReload is not asked here: it matters only to units about to be (re)started, and
+ * afterWrites asks for those.
  */
 export async function observeUnits(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
   const targets: Target[] = [];
