@@ -32,6 +32,8 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
         await ctx.run.run({ argv: ["simctl", "status", ...resources.map(unitName)] });
         const out = new Map<string, Observation>();
         for (const r of resources) {
+          // A distro unit can also be shipped as a file (by a package, or a `file` resource).
+          if (!units.has(unitName(r)) && (await ctx.files.exists(`/lib/sim/${unitName(r)}`))) units.set(unitName(r), { enabled: false, running: false, pid: 0 });
           const unit = units.get(unitName(r));
           out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.canReload ? { canReload: true } : {}) } : { exists: false });
         }
@@ -67,6 +69,8 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
       async probe(resources) {
         const out = new Map<string, Probe>();
         for (const r of resources) {
+          // A distro unit can also be shipped as a file (by a package, or a `file` resource).
+          if (!units.has(unitName(r)) && (await ctx.files.exists(`/lib/sim/${unitName(r)}`))) units.set(unitName(r), { enabled: false, running: false, pid: 0 });
           const unit = units.get(unitName(r));
           out.set(`${r.type}:${r.name}`, { up: Boolean(unit?.running), identity: String(unit?.pid ?? 0), detail: unit?.running ? `running pid ${unit.pid}` : "down" });
         }

@@ -146,6 +146,19 @@ describe("apply", () => {
     expect(missing.report.failures[0]!.hint).toContain("missing `requires`");
   });
 
+  it("enables a distro unit that a file in the same apply provides", async () => {
+    const sim = simProvider();
+    const result = await cycle(
+      [
+        { type: "file", name: "nginx-unit", path: "/lib/sim/nginx", content: "unit\n" },
+        { type: "service", name: "nginx", requires: ["file:nginx-unit"] },
+      ],
+      sim.provider,
+    );
+    expect(result.report.failures).toEqual([]);
+    expect(sim.units.get("nginx")?.enabled).toBe(true);
+  });
+
   it("under --root writes and enables, starts and verifies nothing", async () => {
     const sim = simProvider();
     const { session, runner } = await simSession([WEB, CONF], [sim.provider], { offline: true });

@@ -143,8 +143,10 @@ export async function applyPlan(
     }
     const provider = providerOf(entry);
     try {
-      if (entry.resource.type === "service" && entry.resource.exec === undefined && entry.observation?.exists === false) {
-        throw errors.unitMissing(entry.key, entry.resource.name);
+      if (entry.resource.type === "service" && entry.resource.exec === undefined && entry.observation?.exists === false && provider) {
+        // Missing when planned; a file written in this apply may have provided it since.
+        const now = await provider.observe([entry.resource], ctxFor(provider));
+        if (now.get(entry.key)?.exists !== true) throw errors.unitMissing(entry.key, entry.resource.name);
       }
       if (provider) {
         const ctx = ctxFor(provider);

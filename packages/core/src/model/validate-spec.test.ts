@@ -138,3 +138,11 @@ describe("validateSpec", () => {
     );
   });
 });
+
+describe("after", () => {
+  it("refuses a distro unit, whose unit name tend does not write", () => {
+    expect(() => validateSpec([{ type: "service", name: "sshd" }, { type: "service", name: "web", exec: "x", after: ["sshd"] }])).toThrow(
+      "service:web has an invalid `after`: names service:sshd, a unit the distro ships",
+    );
+  });
+});

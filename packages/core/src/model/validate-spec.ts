@@ -123,7 +123,12 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendEr
       if (restart.has(canonicalReference(ref))) found.push(errors.restartAndReload(key, ref, at(["reloadOn", i], "reloadOn")));
     });
     (resource.after ?? []).forEach((entry, i) => {
-      if (isServiceAfter(entry) && !keys.has(`service:${entry}`)) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
+      if (!isServiceAfter(entry)) return;
+      const target = resources.find((r) => r?.type === "service" && r.name === entry);
+      if (!target) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
+      else if (target.type === "service" && target.exec === undefined) {
+        found.push(errors.invalidField(key, "after", `names service:${entry}, a unit the distro ships; \`after\` takes tend services with an exec, "network" or a systemd *.target`, at(["after", i], "after")));
+      }
     });
     if (resource.exec === undefined) found.push(...distroUnitErrors(resource, key, (path, field) => at(path, field)));
   });

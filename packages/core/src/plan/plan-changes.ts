@@ -207,7 +207,8 @@ function planTriggers(
   problems: TendError[],
 ): void {
   const desired = desiredOf(service);
-  if ((service.reloadOn?.length ?? 0) > 0 && !service.reloadSignal && observation?.canReload !== true) {
+  // Under --root nothing can be asked whether it reloads, and nothing reloads anyway.
+  if (!input.offline && (service.reloadOn?.length ?? 0) > 0 && !service.reloadSignal && observation?.canReload !== true) {
     problems.push(errors.cannotReload(key, INIT_DISPLAY_NAMES[input.host.init]));
   }
   if (desired.state === "stopped") return;
