@@ -217,11 +217,28 @@ describe("apply: operations", () => {
 });
 
 describe("remove", () => {
-  it("brings a tend service down; a runsv that is gone is fine", async () => {
+  it("brings a tend service down, unlinks it and waits for its runsv to exit", async () => {
+    const runner = new RecordingRunner();
+    const ctx = await applyContext({ init: "runit", runner });
+    const link = join(ctx.rootDir, "/etc/runit/runsvdir/default/tend-web");
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(WEB, link);
+    await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
+    expect(runner.lines).toEqual([`sv down ${WEB}`, `sv -v -w 10 exit ${WEB}`]);
+    expect(await readlink(link).catch(() => null)).toBeNull();
+  });
+
+  it("a runsv that is gone is fine; a link that is gone means no runsv to wait for", async () => {
     const runner = new RecordingRunner().on(`sv down ${WEB}`, { exitCode: 1, stdout: `fail: ${WEB}: runsv not running\n` });
     const ctx = await applyContext({ init: "runit", runner });
     await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
     expect(runner.lines).toEqual([`sv down ${WEB}`]);
+  });
+
+  it("a user service: sv down only (its directory is the scanned entry)", async () => {
+    const ctx = await applyContext({ init: "runit", scope: ALICE });
+    await removeService(change("remove", service("sync", { exec: "/bin/sync", user: true })), ctx);
+    expect(ctx.runner.lines).toEqual(["sv down /home/alice/.local/service/tend-sync"]);
   });
 
   it("clears a down file it did not record, keeps one it did (the core deletes it)", async () => {
