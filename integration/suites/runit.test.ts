@@ -232,6 +232,37 @@ describe("services on runit (runsvdir as PID 1)", () => {
     });
   });
 
+  describe("desired state and enabled", () => {
+    const OFF = doc("type: Service\nname: off\nexec: /opt/demo/bin/demo off\nrestart: always\ndesired: {state: running, enabled: false}");
+    const IDLE = doc("type: Service\nname: idle\nexec: /opt/demo/bin/demo idle\nrestart: always\ndesired: {state: stopped, enabled: true}");
+
+    it("running but not at boot: a down file, supervised and up; stopped but at boot: never ran", async () => {
+      const output = await apply([...BASE, OFF, IDLE]);
+      expect(output).toContain("service:off: verified");
+      expect(await host.readFile("/etc/sv/tend-off/down")).toContain("desired.enabled is false");
+      expect(await svStatus("/etc/sv/tend-off")).toMatch(/^run: \/etc\/sv\/tend-off: \(pid \d+\) \d+s, normally down; run: log: /);
+      expect(await missing("/etc/sv/tend-idle/down")).toBe(true);
+      expect(await svStatus("/etc/sv/tend-idle")).toMatch(/^down: \/etc\/sv\/tend-idle: \d+s, normally up; run: log: /);
+      expect(await missing("/var/tmp/demo-idle")).toBe(true); // not even once
+      const observed = JSON.parse(await tend(["observe", "-f", SPEC, "service:off", "service:idle", "--json"]));
+      expect(observed).toMatchObject([
+        { key: "service:off", state: "running", enabled: false },
+        { key: "service:idle", state: "stopped", enabled: true },
+      ]);
+      await plan(0);
+    });
+
+    it("flips enabled by the down file alone", async () => {
+      await apply([...BASE, OFF.replace("enabled: false", "enabled: true"), IDLE]);
+      expect(await missing("/etc/sv/tend-off/down")).toBe(true);
+      expect(JSON.parse(await tend(["observe", "-f", SPEC, "service:off", "--json"]))).toMatchObject([{ state: "running", enabled: true }]);
+      await plan(0);
+      await apply(BASE);
+      expect(await missing("/etc/sv/tend-off")).toBe(true);
+      expect(await missing("/etc/sv/tend-idle")).toBe(true);
+    });
+  });
+
   describe("user services", () => {
     const SYNC = doc("type: Service\nname: sync\nuser: true\nexec: /opt/demo/bin/demo sync\nrestart: always");
     const dir = "/home/alice/.local/service/tend-sync";
