@@ -1,8 +1,7 @@
 import type { ApplyContext, ResourceChange } from "@tend/core";
-import { scopeUser } from "./observe-services.js";
 import { serviceLayout } from "./service-layout.js";
 import { holdsTransientDown, TRANSIENT_DOWN_CONTENT } from "./transient-down.js";
-import { ensureUserRunsvdir, userRunsvdir } from "./user-runsvdir.js";
+import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
 
 /**
  * Once the core has written every artifact: the transient `down` files of services added
@@ -15,5 +14,5 @@ export async function afterWrites(changes: ResourceChange[], _paths: string[], c
     await ctx.files.writeFile(`${serviceLayout(change.resource, ctx).dir}/down`, TRANSIENT_DOWN_CONTENT, { mode: 0o644 });
   }
   const userServices = changes.some((c) => c.action !== "remove" && c.resource.type === "service" && c.resource.user === true && c.resource.exec !== undefined);
-  if (userServices) await ensureUserRunsvdir(userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home), ctx);
+  if (userServices) await ensureUserRunsvdir(scopeRunsvdir(ctx), ctx);
 }

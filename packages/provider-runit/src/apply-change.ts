@@ -2,12 +2,11 @@ import { errors, type ApplyContext, type Operation, type ResourceChange, type Se
 import { linksTo } from "./links-to.js";
 import { rendersDownFile } from "./render-service.js";
 import { restartEarlyRunsv } from "./restart-early-runsv.js";
-import { scopeUser } from "./observe-services.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { sv } from "./sv-command.js";
 import { svSignalCommand } from "./sv-signal-command.js";
 import { holdsTransientDown } from "./transient-down.js";
-import { ensureUserRunsvdir, userRunsvdir } from "./user-runsvdir.js";
+import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
 import { waitForPickup } from "./wait-for-pickup.js";
 
 const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
@@ -15,7 +14,7 @@ const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
 /** What to check when runsv does not show up. */
 function pickupHint(layout: ServiceLayout, ctx: ApplyContext): string {
   if (!layout.user) return "Is runsvdir running over /etc/runit/runsvdir/default (runit as init, or its runit service)? Check `sv status /etc/service/*`";
-  const runsvdir = userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home);
+  const runsvdir = scopeRunsvdir(ctx);
   return `The user's services run under ${runsvdir.dir}; check \`sv status ${runsvdir.dir}\``;
 }
 
@@ -28,7 +27,7 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
   const service = change.resource;
   if (service.type !== "service") return;
   const layout = serviceLayout(service, ctx);
-  if (layout.user) await ensureUserRunsvdir(userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home), ctx);
+  if (layout.user) await ensureUserRunsvdir(scopeRunsvdir(ctx), ctx);
 
   const runtime = change.ops.some((op) => RUNTIME_OPS.includes(op));
   const stoppedOnAdd = change.action === "add" && service.desired?.state === "stopped";

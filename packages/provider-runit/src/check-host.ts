@@ -1,7 +1,7 @@
 import { errors, type Observation, type ReadContext, type Resource, type TendError } from "@tend/core";
-import { scopeUser, servicesOf } from "./observe-services.js";
+import { servicesOf } from "./services-of.js";
 import { serviceLayout } from "./service-layout.js";
-import { needsRoot, userRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
+import { needsRoot, scopeRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
 
 /**
  * Host checks at plan time: a distro service's `/etc/sv/<name>` must exist (tend never invents
@@ -18,7 +18,7 @@ export async function checkHost(resources: Resource[], _observations: Map<string
   }
   const firstUserService = services.find((service) => service.user === true && service.exec !== undefined);
   if (firstUserService && ctx.root === undefined && process.getuid?.() !== 0) {
-    const runsvdir = userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home);
+    const runsvdir = scopeRunsvdir(ctx);
     if (!(await userRunsvdirInPlace(runsvdir, ctx.files))) problems.push(needsRoot(runsvdir, `service:${firstUserService.name}`));
   }
   return problems;

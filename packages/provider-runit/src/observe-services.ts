@@ -1,19 +1,10 @@
-import type { Observation, ReadContext, Resource, Service } from "@tend/core";
+import type { Observation, ReadContext, Resource } from "@tend/core";
 import { linksTo } from "./links-to.js";
 import { isRunning, type SvStatus } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
-import { userRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
-
-/** Services among resources. */
-export function servicesOf(resources: Resource[]): Service[] {
-  return resources.filter((resource): resource is Service => resource.type === "service");
-}
-
-/** The user whose runsvdir runs this scope's user services. */
-export function scopeUser(ctx: ReadContext): { user: string; home: string } {
-  return ctx.scope.kind === "user" ? { user: ctx.scope.user, home: ctx.scope.home } : { user: ctx.host.user, home: ctx.host.home };
-}
+import { servicesOf } from "./services-of.js";
+import { scopeRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
 
 /**
  * Observes services with one batched `sv status` over their full directory paths, plus reads of
@@ -30,7 +21,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
   const services = servicesOf(resources);
   const layouts = services.map((service) => serviceLayout(service, ctx));
   const userSide = services.some((service) => service.user === true && service.exec !== undefined);
-  const runsvdir = userSide ? userRunsvdir(scopeUser(ctx).user, scopeUser(ctx).home) : undefined;
+  const runsvdir = userSide ? scopeRunsvdir(ctx) : undefined;
   const runsvdirInPlace = runsvdir ? await userRunsvdirInPlace(runsvdir, ctx.files) : false;
 
   const exists = await Promise.all(layouts.map((layout) => ctx.files.isDirectory(layout.dir)));

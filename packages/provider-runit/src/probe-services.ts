@@ -1,5 +1,5 @@
 import type { Probe, ReadContext, Resource } from "@tend/core";
-import { servicesOf } from "./observe-services.js";
+import { servicesOf } from "./services-of.js";
 import { isRunning } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout } from "./service-layout.js";

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, shellQuote, TendError, type ApplyContext, type HostFiles } from "@tend/core";
+import { MANAGED_HEADER, shellQuote, TendError, type ApplyContext, type HostFiles, type RenderContext } from "@tend/core";
 import { RUNSVDIR, SV_ROOT } from "./service-layout.js";
 import { linksTo } from "./links-to.js";
 
@@ -15,6 +15,11 @@ export interface UserRunsvdir {
 export function userRunsvdir(user: string, home: string): UserRunsvdir {
   const name = `tend-runsvdir-${user}`;
   return { user, home, dir: `${SV_ROOT}/${name}`, link: `${RUNSVDIR}/${name}` };
+}
+
+/** The runsvdir service of the scope's user (or of the host facts' user outside a user scope). */
+export function scopeRunsvdir(ctx: RenderContext): UserRunsvdir {
+  return ctx.scope.kind === "user" ? userRunsvdir(ctx.scope.user, ctx.scope.home) : userRunsvdir(ctx.host.user, ctx.host.home);
 }
 
 /**
