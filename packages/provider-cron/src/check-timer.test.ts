@@ -35,33 +35,6 @@ describe("checkTimer", () => {
     expect(messages(timer({ name: "sync@home", user: true }))).toHaveLength(1);
   });
 
-  it("fails schedules with the seed's texts", () => {
-    expect(messages(timer({ schedule: "@yearly" }))).toEqual([
-      "schedule `@yearly` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields",
-    ]);
-    expect(checkTimer(timer({ schedule: "@yearly" }))[0]?.hint).toBe("Write `0 0 1 1 *`");
-    expect(messages(timer({ schedule: "@reboot" }))).toEqual([
-      "schedule `@reboot` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields",
-    ]);
-    expect(messages(timer({ schedule: "0 0 1 * 1" }))).toEqual([
-      "schedule `0 0 1 * 1` restricts both day-of-month and day-of-week; cron runs on either, and no init here can express that",
-    ]);
-  });
-
-  it("names the bad field of a malformed schedule", () => {
-    expect(messages(timer({ schedule: "60 * * * *" }))).toEqual(["schedule `60 * * * *` has a bad minute field: 60 is outside 0-59"]);
-    expect(messages(timer({ schedule: "*/0 * * * *" }))[0]).toContain("bad minute field");
-    expect(messages(timer({ schedule: "5/15 * * * *" }))[0]).toContain("bad minute field");
-    expect(messages(timer({ schedule: "0 0 31 2 *" }))[0]).toContain("bad day-of-month field");
-    expect(messages(timer({ schedule: "0 0 * * * *" }))[0]).toContain("expected five fields");
-    const [error] = checkTimer(timer({ schedule: "0 25 * * *" }));
-    expect(error?.location).toMatchObject({ field: "schedule", resource: "timer:backup" });
-  });
-
-  it("reports a bad name and a bad schedule together", () => {
-    expect(messages(timer({ name: "a.b", schedule: "@yearly" }))).toHaveLength(2);
-  });
-
   it("leaves other resource types alone", () => {
     expect(checkTimer({ type: "service", name: "web.x", exec: "/bin/true" })).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { errors, parseSchedule, TendError, type RenderContext, type Resource } from "@tend/core";
+import { errors, type RenderContext, type Resource, type TendError } from "@tend/core";
 
 /** What Debian cron (run-parts rules) reads in /etc/cron.d names; cronie reads more, Debian less. */
 const CRON_NAME_CHAR = /[A-Za-z0-9_-]/;
@@ -8,24 +8,17 @@ const CRON_NAME_CHAR = /[A-Za-z0-9_-]/;
  * /etc/cron.d (letters, digits, `_`, `-`): a `.` gets the seed's text, any other character
  * (the seed's name rule also allows `@`) the same message naming it. Applied to user timers too:
  * the seed forbids `.` for every timer on a cron host, and a timer should not become unusable when
- * it moves between the system and a user's crontab. The schedule goes through the parser every
- * timer provider shares, so `@yearly`, day-of-month with day-of-week and bad fields fail here.
+ * it moves between the system and a user's crontab. Schedules are checked with the spec, by the
+ * core, for every init.
  */
 export function checkTimer(resource: Resource, _ctx?: RenderContext): TendError[] {
   if (resource.type !== "timer") return [];
   const found: TendError[] = [];
-  const ref = `timer:${resource.name}`;
   if (resource.name.includes(".")) {
     found.push(errors.timerNameDot(resource.name));
   } else {
     const bad = [...resource.name].find((ch) => !CRON_NAME_CHAR.test(ch));
     if (bad !== undefined) found.push(errors.timerNameCron(resource.name, bad));
-  }
-  try {
-    parseSchedule(resource.schedule);
-  } catch (error) {
-    if (!TendError.isInstance(error)) throw error;
-    found.push(error.at({ resource: ref }));
   }
   return found;
 }

@@ -1,4 +1,4 @@
-import { ServiceSchema, TimerSchema, type Service, type Timer } from "@tend/core";
+import { ServiceSchema, TimerSchema, validateSpec, type Service, type Timer } from "@tend/core";
 import { describe, expect, it } from "vitest";
 import { checkJob } from "./check-job.js";
 
@@ -26,13 +26,13 @@ describe("checkJob: the seed's Troubleshooting rows for launchd", () => {
     ]);
   });
 
-  it("@yearly and a day-of-month plus day-of-week schedule fail with the seed's texts", () => {
-    expect(messages(timer({ name: "t", exec: "/bin/t", schedule: "@yearly" }))).toEqual([
+  it("@yearly and a day-of-month plus day-of-week schedule fail with the seed's texts, with the spec", () => {
+    expect(() => validateSpec([{ type: "timer", name: "t", exec: "/bin/t", schedule: "@yearly" }])).toThrow(
       "schedule `@yearly` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields",
-    ]);
-    expect(messages(timer({ name: "t", exec: "/bin/t", schedule: "0 0 1 * 1" }))).toEqual([
+    );
+    expect(() => validateSpec([{ type: "timer", name: "t", exec: "/bin/t", schedule: "0 0 1 * 1" }])).toThrow(
       "schedule `0 0 1 * 1` restricts both day-of-month and day-of-week; cron runs on either, and no init here can express that",
-    ]);
+    );
   });
 
   it("refuses a starred day-of-month with a day-of-week, which launchd would widen", () => {

@@ -24,6 +24,8 @@ export function checkJob(resource: Resource): TendError[] {
     }
   }
   if (resource.type === "timer") {
+    // The spec's validation refused schedules that do not parse; what is left to refuse here is
+    // what launchd cannot express (a starred day field with the other one restricted).
     try {
       const count = calendarEntryCount(parseSchedule(resource.schedule));
       if (count > MAX_CALENDAR_ENTRIES) found.push(errors.launchdEntries(count, { resource: ref }));

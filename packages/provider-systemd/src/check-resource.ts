@@ -1,4 +1,4 @@
-import { errors, parseExec, parseSchedule, TendError, type RenderContext, type Resource, type Service } from "@tend/core";
+import { errors, parseExec, type RenderContext, type Resource, type Service, type TendError } from "@tend/core";
 import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
 import { primaryUnit, tendUnitName } from "./unit-name.js";
 
@@ -10,7 +10,7 @@ const UNIT_NAME_CHARS = /^[A-Za-z0-9:_.\\@-]+$/;
 /**
  * The systemd-only rules, at plan time, beyond what the capabilities cover: names that make a
  * template or an over-long unit, an `exec` systemd cannot run, a `*.target` that is not a unit
- * name, hatch values that would run into the next line, a schedule that does not parse.
+ * name, hatch values that would run into the next line. (Schedules are checked with the spec.)
  */
 export function checkResource(resource: Resource, _ctx?: RenderContext): TendError[] {
   if (resource.type === "file") return [];
@@ -29,12 +29,6 @@ export function checkResource(resource: Resource, _ctx?: RenderContext): TendErr
   }
   if (resource.type === "timer") {
     found.push(...checkExec(ref, resource.exec));
-    try {
-      parseSchedule(resource.schedule);
-    } catch (error) {
-      if (!TendError.isInstance(error)) throw error;
-      found.push(error.at({ resource: ref }));
-    }
     return found;
   }
   if (resource.exec !== undefined) found.push(...checkExec(ref, resource.exec));

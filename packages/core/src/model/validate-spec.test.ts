@@ -146,3 +146,16 @@ describe("after", () => {
     );
   });
 });
+
+describe("schedules", () => {
+  it("are checked with the spec, on every init, naming the timer and the field", () => {
+    try {
+      validateSpec([{ type: "timer", name: "gc", exec: "x", schedule: "@yearly" }]);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as TendError).message).toBe("schedule `@yearly` is not supported, use @hourly, @daily, @weekly, @monthly or five cron fields");
+      expect((error as TendError).location).toMatchObject({ resource: "timer:gc", field: "schedule" });
+    }
+    expect(messages([{ type: "timer", name: "gc", exec: "x", schedule: "0 0 1 * 1" }])[0]).toContain("restricts both day-of-month and day-of-week");
+  });
+});

@@ -5,6 +5,7 @@ import { canonicalReference, parseReference } from "./reference.js";
 import { NAME_PATTERN } from "./text-rules.js";
 import { ResourceSchema, type Resource, type Service } from "./resource-schema.js";
 import { findCycle } from "./find-cycle.js";
+import { parseSchedule } from "../schedule/parse-schedule.js";
 
 /** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
 export type Locate = (index: number, path: (string | number)[]) => ErrorLocation;
@@ -116,6 +117,14 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendEr
         if (!keys.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
         if (canonical === key) found.push(errors.invalidField(key, field, "lists the resource itself", at([field, i], field)));
       });
+    }
+    if (resource.type === "timer") {
+      try {
+        parseSchedule(resource.schedule);
+      } catch (error) {
+        if (!TendError.isInstance(error)) throw error;
+        found.push(error.at(at(["schedule"], "schedule")));
+      }
     }
     if (resource.type !== "service") return;
     const restart = new Set(refsOf(resource, "restartOn").map((r) => canonicalReference(r)));
