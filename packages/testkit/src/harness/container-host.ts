@@ -1,8 +1,8 @@
 import type { StartedTestContainer } from "testcontainers";
 import { HOST_IMAGE_SPECS, type HostImageName } from "./host-images.js";
 import { runCommand } from "./run-command.js";
-import type { ExecOptions, ExecResult, TestHost, WriteFileOptions } from "./test-host.js";
-import { waitFor, type WaitForOptions } from "./wait-for.js";
+import type { ExecOptions, ExecResult, ExpectTendOptions, TestHost, WriteFileOptions } from "./test-host.js";
+import { waitFor, type Truthy, type WaitForOptions } from "./wait-for.js";
 
 /** Where the harness mounts the tend checkout and node inside every host. */
 export const TEND_IN_HOST = "/opt/tend";
@@ -48,20 +48,39 @@ export class ContainerHost implements TestHost {
     return this.exec([NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args], options);
   }
 
+  async expectTend(args: readonly string[], options: ExpectTendOptions = {}): Promise<string> {
+    const { exitCode: expected = 0, ...execOptions } = options;
+    const result = await this.tend(args, execOptions);
+    const output = result.stdout + result.stderr;
+    if (result.exitCode !== expected) {
+      const what = `\`tend ${args.join(" ")}\` exited ${result.exitCode}, not ${expected}, ${this.where(options)}`;
+      throw new Error(`${what}\n${output}\n${await this.logs()}`);
+    }
+    return output;
+  }
+
+  mustExec(argv: readonly string[], options: ExecOptions = {}): Promise<string> {
+    return this.mustSucceed(argv, argv.join(" "), options);
+  }
+
+  mustSh(script: string, options: ExecOptions = {}): Promise<string> {
+    return this.mustSucceed(["/bin/sh", "-c", script], script, options);
+  }
+
   async writeFile(path: string, content: string | Uint8Array, options: WriteFileOptions = {}): Promise<void> {
     // Through exec, not Docker's copy API: a copy never reaches a tmpfs such as /run.
     const data = typeof content === "string" ? content : Buffer.from(content);
     const mode = (options.mode ?? 0o644).toString(8);
     const script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1" && chmod "$2" -- "$1"';
     await runCommand(["docker", "exec", "-i", this.id, "/bin/sh", "-c", script, "sh", path, mode], { input: data });
-    if (options.owner !== undefined) await this.mustSucceed(["chown", "--", options.owner, path]);
+    if (options.owner !== undefined) await this.mustExec(["chown", "--", options.owner, path]);
   }
 
   async readFile(path: string): Promise<string> {
-    return (await this.mustSucceed(["cat", "--", path])).stdout;
+    return this.mustExec(["cat", "--", path]);
   }
 
-  async waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<T> {
+  async waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<Truthy<T>> {
     try {
       return await waitFor(check, options);
     } catch (error) {
@@ -94,12 +113,18 @@ export class ContainerHost implements TestHost {
     await this.container.stop({ remove: true, removeVolumes: true, timeout: 0 });
   }
 
-  private async mustSucceed(argv: readonly string[]): Promise<ExecResult> {
-    const result = await this.exec(argv);
+  /** Runs argv and returns its stdout; `what` names it in the error a non-zero exit throws. */
+  private async mustSucceed(argv: readonly string[], what: string, options: ExecOptions): Promise<string> {
+    const result = await this.exec(argv, options);
     if (result.exitCode !== 0) {
-      throw new Error(`\`${argv.join(" ")}\` exited ${result.exitCode} on the ${this.name} host: ${result.stderr.trim()}`);
+      throw new Error(`\`${what}\` exited ${result.exitCode} ${this.where(options)}\n${result.stdout}${result.stderr}`.trimEnd());
     }
-    return result;
+    return result.stdout;
+  }
+
+  /** "on the runit host", and as whom when not root: for error messages. */
+  private where(options: ExecOptions): string {
+    return `on the ${this.name} host${options.user === undefined ? "" : ` as ${options.user}`}`;
   }
 
   /** What a login would give `user`: USER, LOGNAME, and on systemd the runtime dir of its manager. */
@@ -114,7 +139,7 @@ export class ContainerHost implements TestHost {
     if (/^\d+$/.test(user)) return user;
     let uid = this.uids.get(user);
     if (uid === undefined) {
-      uid = (await this.mustSucceed(["id", "-u", "--", user])).stdout.trim();
+      uid = (await this.mustExec(["id", "-u", "--", user])).trim();
       this.uids.set(user, uid);
     }
     return uid;

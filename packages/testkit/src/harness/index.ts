@@ -1,6 +1,6 @@
 export { startHost, type StartHostOptions } from "./start-host.js";
-export type { TestHost, ExecOptions, ExecResult, WriteFileOptions } from "./test-host.js";
-export type { WaitForOptions } from "./wait-for.js";
+export type { TestHost, ExecOptions, ExecResult, ExpectTendOptions, WriteFileOptions } from "./test-host.js";
+export type { Truthy, WaitForOptions } from "./wait-for.js";
 export { overlayStatus, type OverlayStatus } from "./overlay-status.js";
 export { ensureEngine, type EnsureEngineOptions } from "./ensure-engine.js";
 export { ensureImages, type EnsureImagesOptions } from "./ensure-images.js";

@@ -1,5 +1,5 @@
 import type { HostImageName } from "./host-images.js";
-import type { WaitForOptions } from "./wait-for.js";
+import type { Truthy, WaitForOptions } from "./wait-for.js";
 
 /** How a command run in a test host ended. */
 export interface ExecResult {
@@ -22,6 +22,12 @@ export interface ExecOptions {
   timeoutMs?: number;
 }
 
+/** How expectTend runs tend (as exec does), and how it must end. */
+export interface ExpectTendOptions extends ExecOptions {
+  /** The exit code tend must end with. Default 0. */
+  exitCode?: number;
+}
+
 export interface WriteFileOptions {
   /** Permission bits. Default 0o644. */
   mode?: number;
@@ -42,11 +48,20 @@ export interface TestHost {
   sh(script: string, options?: ExecOptions): Promise<ExecResult>;
   /** Runs the built CLI inside: `node /opt/tend/packages/cli/dist/bin.js ...args`. */
   tend(args: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * Runs the built CLI as `tend` does and returns its stdout followed by its stderr. Throws when it
+   * exits other than `options.exitCode` (default 0), with the command, that output and logs().
+   */
+  expectTend(args: readonly string[], options?: ExpectTendOptions): Promise<string>;
+  /** Runs argv as `exec` does and returns its stdout; throws with the command and its output on a non-zero exit. */
+  mustExec(argv: readonly string[], options?: ExecOptions): Promise<string>;
+  /** Runs a script as `sh` does and returns its stdout; throws with the script and its output on a non-zero exit. */
+  mustSh(script: string, options?: ExecOptions): Promise<string>;
   writeFile(path: string, content: string | Uint8Array, options?: WriteFileOptions): Promise<void>;
   /** A file's content as UTF-8; throws when it cannot be read. */
   readFile(path: string): Promise<string>;
   /** Polls `check` until it returns a truthy value; on timeout throws with `what` and the host's logs. */
-  waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<T>;
+  waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<Truthy<T>>;
   /** The init's status and log, then the container's own output: for failure messages. */
   logs(): Promise<string>;
   /** Kills and removes the container. Safe to call twice. */
