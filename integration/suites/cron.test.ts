@@ -45,61 +45,46 @@ describe("cron timers on a runit host", () => {
     await host.writeFile(USER_SPEC, ping("* * * * *"));
     await host.writeFile(EMPTY_SPEC, "");
     await host.writeFile("/tmp/alice.crontab", ALICE_OWN);
-    await run(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
   });
 
   afterAll(async () => {
     await host?.stop();
   });
 
-  async function run(argv: string[], options: { user?: string } = {}): Promise<string> {
-    const result = await host.exec(argv, options);
-    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0, options: { user?: string } = {}): Promise<string> {
-    const result = await host.tend(args, options);
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
-  const aliceCrontab = () => run(["crontab", "-u", "alice", "-l"]);
+  const aliceCrontab = () => host.mustExec(["crontab", "-u", "alice", "-l"]);
   const pingBlock = (schedule: string) =>
     `# BEGIN tend:ping\n${schedule} export WHO='alice'\\\\''s 50\\%'; printf '\\%s|\\%s\\\\n' "$WHO" "$(id -un)" > "$HOME/tend-ping"\n# END tend:ping\n`;
   const withBlock = (block: string) => ALICE_OWN.replace("# the end, no newline", `${block}# the end, no newline`);
 
   it("serves timers with the cron provider on this host", async () => {
-    const output = await tend(["providers", "-f", SYSTEM_SPEC]);
+    const output = await host.expectTend(["providers", "-f", SYSTEM_SPEC]);
     expect(output).toMatch(/^\* @tend\/provider-cron@\S+\s+timer on runit/m);
-    expect(await tend(["plan", "-f", SYSTEM_SPEC])).toContain("host cron-host (runit)");
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).toContain("host cron-host (runit)");
   });
 
   it("runs a system timer and a user timer, keeping alice's own lines", async () => {
-    expect(await tend(["apply", "-f", SYSTEM_SPEC])).toContain("timer:tick");
-    expect(await run(["stat", "-c", "%a %U %G", "/etc/cron.d/tend-tick"])).toBe("644 root root\n");
+    expect(await host.expectTend(["apply", "-f", SYSTEM_SPEC])).toContain("timer:tick");
+    expect(await host.mustExec(["stat", "-c", "%a %U %G", "/etc/cron.d/tend-tick"])).toBe("644 root root\n");
     const file = await host.readFile("/etc/cron.d/tend-tick");
     expect(file.startsWith("# Managed by tend. Edits are overwritten on the next apply.\n")).toBe(true);
     expect(file.endsWith("\n")).toBe(true);
 
-    expect(await tend(["apply", "-f", USER_SPEC, "--user", "alice"])).toContain("timer:ping");
+    expect(await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"])).toContain("timer:ping");
     expect(await aliceCrontab()).toBe(withBlock(pingBlock("* * * * *")));
 
     // alice adds a job of her own after tend's block (as `crontab -e` would): the block's env must not reach it
     const afterBlock = withBlock(pingBlock("* * * * *")).replace("# the end", `* * * * * printf '[\\%s]' "$WHO" > "$HOME/after-block"\n# the end`);
     await host.writeFile("/tmp/alice.crontab", afterBlock);
-    await run(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
-    await tend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], 0);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+    await host.expectTend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], { exitCode: 0 });
 
     const marker = (path: string) => host.exec(["cat", path]).then((r) => (r.exitCode === 0 ? r.stdout : ""));
     await host.waitFor(async () => (await marker("/var/tmp/tend-tick")) === TICK_MARKER, { timeoutMs: 130_000, what: "cron to run timer:tick" });
     await host.waitFor(async () => (await marker("/home/alice/tend-ping")) === PING_MARKER, { timeoutMs: 130_000, what: "cron to run alice's timer:ping" });
     await host.waitFor(async () => (await marker("/home/alice/after-block")) === "[]", { timeoutMs: 130_000, what: "cron to run alice's own job after the block" });
     await host.writeFile("/tmp/alice.crontab", withBlock(pingBlock("* * * * *")));
-    await run(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
   });
 
   it("reads alice's crontab the same without -u when alice runs tend herself", async () => {
@@ -109,55 +94,55 @@ describe("cron timers on a runit host", () => {
 
   it("keeps alice's lines through a change and the removal", async () => {
     await host.writeFile(USER_SPEC, ping("*/7 * * * *"));
-    expect(await tend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], 2)).toContain("timer:ping");
-    await tend(["apply", "-f", USER_SPEC, "--user", "alice"]);
+    expect(await host.expectTend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], { exitCode: 2 })).toContain("timer:ping");
+    await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"]);
     expect(await aliceCrontab()).toBe(withBlock(pingBlock("*/7 * * * *")));
 
-    await tend(["apply", "-f", EMPTY_SPEC, "--user", "alice"]);
+    await host.expectTend(["apply", "-f", EMPTY_SPEC, "--user", "alice"]);
     expect(await aliceCrontab()).toBe(ALICE_OWN);
   });
 
   it("detects an edited cron.d file and restores it", async () => {
     const rendered = await host.readFile("/etc/cron.d/tend-tick");
-    await run(["sh", "-c", "sed -i 's/^\\* \\* \\* \\* \\*/*\\/2 * * * */' /etc/cron.d/tend-tick"]);
+    await host.mustSh("sed -i 's/^\\* \\* \\* \\* \\*/*\\/2 * * * */' /etc/cron.d/tend-tick");
     expect(await host.readFile("/etc/cron.d/tend-tick")).not.toBe(rendered);
-    expect(await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], 2)).toContain("timer:tick drifted: /etc/cron.d/tend-tick was edited");
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 2 })).toContain("timer:tick drifted: /etc/cron.d/tend-tick was edited");
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await host.readFile("/etc/cron.d/tend-tick")).toBe(rendered);
-    expect(await run(["stat", "-c", "%a %U", "/etc/cron.d/tend-tick"])).toBe("644 root\n");
-    await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], 0);
+    expect(await host.mustExec(["stat", "-c", "%a %U", "/etc/cron.d/tend-tick"])).toBe("644 root\n");
+    await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 0 });
   });
 
   it("detects an edited block and restores only the block", async () => {
     await host.writeFile(USER_SPEC, ping("* * * * *"));
-    await tend(["apply", "-f", USER_SPEC, "--user", "alice"]);
+    await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"]);
     const edited = withBlock(pingBlock("* * * * *").replace("* * * * * export", "0 * * * * export"));
     await host.writeFile("/tmp/alice.crontab", edited);
-    await run(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
-    expect(await tend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], 2)).toContain("timer:ping drifted: crontab alice: tend:ping was edited");
-    await tend(["apply", "-f", USER_SPEC, "--user", "alice"]);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+    expect(await host.expectTend(["plan", "-f", USER_SPEC, "--user", "alice", "--detailed-exitcode"], { exitCode: 2 })).toContain("timer:ping drifted: crontab alice: tend:ping was edited");
+    await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"]);
     expect(await aliceCrontab()).toBe(withBlock(pingBlock("* * * * *")));
   });
 
   it("refuses damaged markers, saying where, and leaves the crontab alone", async () => {
     const damaged = withBlock(pingBlock("* * * * *")).replace("# END tend:ping\n", "");
     await host.writeFile("/tmp/alice.crontab", damaged);
-    await run(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
-    const output = await tend(["apply", "-f", USER_SPEC, "--user", "alice"], 1);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+    const output = await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"], { exitCode: 1 });
     expect(output).toContain("the crontab of alice has damaged tend markers: line 5, `# BEGIN tend:ping`, has no `# END tend:ping` after it");
     expect(await aliceCrontab()).toBe(damaged);
   });
 
   it("removes the system timer's file and nothing else", async () => {
-    await run(["sh", "-c", "test -f /etc/cron.d/e2scrub_all || touch /etc/cron.d/keep-me"]);
-    const before = (await run(["ls", "/etc/cron.d"])).split("\n").filter((name) => name && name !== "tend-tick");
-    await tend(["apply", "-f", EMPTY_SPEC]);
-    expect((await run(["ls", "/etc/cron.d"])).split("\n").filter(Boolean)).toEqual(before);
+    await host.mustSh("test -f /etc/cron.d/e2scrub_all || touch /etc/cron.d/keep-me");
+    const before = (await host.mustExec(["ls", "/etc/cron.d"])).split("\n").filter((name) => name && name !== "tend-tick");
+    await host.expectTend(["apply", "-f", EMPTY_SPEC]);
+    expect((await host.mustExec(["ls", "/etc/cron.d"])).split("\n").filter(Boolean)).toEqual(before);
   });
 
   it("fails plan for a name cron would ignore, with the seed's text", async () => {
     await host.writeFile("/spec/dotted.yaml", TICK.replace("name: tick", "name: backup.daily"));
-    expect(await tend(["plan", "-f", "/spec/dotted.yaml"], 1)).toContain(
+    expect(await host.expectTend(["plan", "-f", "/spec/dotted.yaml"], { exitCode: 1 })).toContain(
       "timer name `backup.daily` holds a `.`, which cron ignores in /etc/cron.d file names",
     );
   });

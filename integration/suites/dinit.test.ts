@@ -61,19 +61,19 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
   beforeAll(async () => {
     host = await startHost("dinit");
-    await run(["mkdir", "-p", "/var/tmp/tend-test"]);
+    await host.mustExec(["mkdir", "-p", "/var/tmp/tend-test"]);
     // A service a package would ship: tend only enables and disables it.
     await host.writeFile("/lib/dinit.d/distro-echo", "type = process\ncommand = /bin/sleep 100009\nrestart = false\n");
     // alice's service manager, started the way a login manager (turnstile) would.
     for (const dir of ["/home/alice/.config", "/home/alice/.config/dinit.d", "/home/alice/.config/dinit.d/boot.d"]) {
-      await run(["install", "-d", "-o", "alice", "-g", "alice", dir]);
+      await host.mustExec(["install", "-d", "-o", "alice", "-g", "alice", dir]);
     }
     await host.writeFile("/home/alice/.config/dinit.d/boot", "type = internal\nwaits-for.d = boot.d\n", { owner: "alice:alice" });
     await host.writeFile(
       "/etc/dinit.d/alice-dinit",
       "type = process\ncommand = /bin/sh -c \"exec dinit --user --quiet\"\nrun-as = alice\nload-options = export-passwd-vars\nrestart = true\n",
     );
-    await run(["dinitctl", "start", "alice-dinit"]);
+    await host.mustExec(["dinitctl", "start", "alice-dinit"]);
     await host.waitFor(async () => (await host.exec(["dinitctl", "--user", "list"], { user: "alice" })).exitCode === 0, {
       timeoutMs: 20_000,
       what: "alice's dinit to listen",
@@ -84,24 +84,9 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     await host?.stop();
   });
 
-  async function run(argv: string[], options: { user?: string } = {}): Promise<string> {
-    const result = await host.exec(argv, options);
-    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0, options: { user?: string } = {}): Promise<string> {
-    const result = await host.tend(args, options);
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
   /** One line of `dinitctl list` for a service, parsed: started or not, pid. */
   async function listed(name: string, user?: string): Promise<{ line: string; started: boolean; pid?: number } | undefined> {
-    const output = await run(user ? ["dinitctl", "--user", "list"] : ["dinitctl", "list"], user ? { user } : {});
+    const output = await host.mustExec(user ? ["dinitctl", "--user", "list"] : ["dinitctl", "list"], user ? { user } : {});
     const line = output.split("\n").find((l) => l.endsWith(`] ${name}`) || l.includes(`] ${name} (`));
     if (!line) return undefined;
     const pid = /\(pid: (\d+)\)/.exec(line)?.[1];
@@ -109,15 +94,15 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   }
   const exists = async (path: string) => (await host.exec(["test", "-e", path])).exitCode === 0 || (await host.exec(["test", "-L", path])).exitCode === 0;
   const flag = (name: string, code: number) => host.writeFile(`/var/tmp/tend-test/${name}`, `${code}\n`);
-  const unflag = (name: string) => run(["rm", "-f", `/var/tmp/tend-test/${name}`]);
+  const unflag = (name: string) => host.mustExec(["rm", "-f", `/var/tmp/tend-test/${name}`]);
 
   it("serves services with the dinit provider", async () => {
-    expect(await tend(["providers"])).toMatch(/^\* @tend\/provider-dinit@\S+\s+service on dinit/m);
+    expect(await host.expectTend(["providers"])).toMatch(/^\* @tend\/provider-dinit@\S+\s+service on dinit/m);
   });
 
   it("refuses, at plan, a service after network on a host with no dinit service named network", async () => {
     await host.writeFile(SYSTEM_SPEC, spec(...BASE));
-    const output = await tend(["plan", "-f", SYSTEM_SPEC], 1);
+    const output = await host.expectTend(["plan", "-f", SYSTEM_SPEC], { exitCode: 1 });
     expect(output).toContain(
       "service:web orders itself after `network`, which dinit reads as `depends-on = network`, but this host has no dinit service named `network`",
     );
@@ -126,17 +111,17 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
   it("refuses, at plan, a distro service whose description does not exist", async () => {
     await host.writeFile("/spec/missing.yaml", spec({ type: "Service", name: "no-such-daemon" }));
-    expect(await tend(["plan", "-f", "/spec/missing.yaml"], 1)).toContain(
+    expect(await host.expectTend(["plan", "-f", "/spec/missing.yaml"], { exitCode: 1 })).toContain(
       "service:no-such-daemon has no exec, but /etc/dinit.d/no-such-daemon does not exist; install the package that ships it",
     );
   });
 
   it("adds services: writes, enables and starts them, and they verify", async () => {
     await host.writeFile("/etc/dinit.d/network", "type = internal\n");
-    const plan = await tend(["plan", "-f", SYSTEM_SPEC]);
+    const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC]);
     expect(plan).toContain("+ service:web");
     expect(plan).toContain("+ service:distro-echo  enable the distro unit");
-    const output = await tend(["apply", "-f", SYSTEM_SPEC]);
+    const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     for (const name of ["web", "api", "pol-always", "pol-failure", "pol-no", "hup"]) expect(output).toContain(`service:${name}: verified`);
 
     expect(await host.readFile("/etc/dinit.d/tend-web")).toBe(
@@ -151,7 +136,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
         "",
       ].join("\n"),
     );
-    expect((await run(["stat", "-c", "%a %U", "/etc/dinit.d/tend-web"])).trim()).toBe("644 root");
+    expect((await host.mustExec(["stat", "-c", "%a %U", "/etc/dinit.d/tend-web"])).trim()).toBe("644 root");
     // dinit passed the environment and the script through untouched, and sh did the rest.
     expect(await host.readFile("/var/tmp/tend-web.out")).toBe(`${GREETING}|root|/bin/sh\n`);
     expect(await host.readFile("/var/log/tend-web.log")).toContain("web starting");
@@ -165,7 +150,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("has nothing to do on the next plan", async () => {
-    const output = await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+    const output = await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
     expect(output).toContain("0 to add, 0 to change, 0 to remove");
   });
 
@@ -176,8 +161,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     expect(refused.stderr).toContain("due to the following dependents");
     expect(refused.stderr).toContain("tend-api");
     // Forced, the stop takes tend-api down with it; starting tend-api brings tend-web up first.
-    await run(["dinitctl", "stop", "--force", "tend-web"]);
-    await run(["dinitctl", "start", "tend-api"]);
+    await host.mustExec(["dinitctl", "stop", "--force", "tend-web"]);
+    await host.mustExec(["dinitctl", "start", "tend-api"]);
     expect((await listed("tend-web"))?.started).toBe(true);
     expect((await listed("tend-api"))?.started).toBe(true);
   });
@@ -185,7 +170,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("follows the restart policies: always and on_failure come back after a crash, no stays down", async () => {
     const before = new Map<string, number>();
     for (const name of ["pol-always", "pol-failure", "pol-no"]) before.set(name, (await listed(`tend-${name}`))!.pid!);
-    for (const pid of before.values()) await run(["kill", "-KILL", String(pid)]);
+    for (const pid of before.values()) await host.mustExec(["kill", "-KILL", String(pid)]);
     for (const name of ["pol-always", "pol-failure"]) {
       await host.waitFor(async () => {
         const now = await listed(`tend-${name}`);
@@ -205,35 +190,35 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("starts again what stopped, as drift", async () => {
-    const plan = await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], 2);
+    const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 2 });
     expect(plan).toMatch(/~ service:pol-no\s+start/);
     expect(plan).toMatch(/~ service:pol-failure\s+start/);
     expect(plan).toContain("stopped, want running");
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect((await listed("tend-pol-no"))?.started).toBe(true);
     expect((await listed("tend-pol-failure"))?.started).toBe(true);
   });
 
   it("enables again what was disabled behind its back", async () => {
-    await run(["dinitctl", "disable", "tend-api"]);
+    await host.mustExec(["dinitctl", "disable", "tend-api"]);
     expect(await exists("/etc/dinit.d/boot.d/tend-api")).toBe(false);
-    expect(await tend(["plan", "-f", SYSTEM_SPEC])).toContain("not enabled at boot, want enabled");
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).toContain("not enabled at boot, want enabled");
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await exists("/etc/dinit.d/boot.d/tend-api")).toBe(true);
   });
 
   it("disables a service that must keep running without stopping it", async () => {
     // Released, tend-pol-always runs only because boot waits for it: a bare disable would stop it.
-    await run(["dinitctl", "--no-wait", "release", "tend-pol-always"]);
+    await host.mustExec(["dinitctl", "--no-wait", "release", "tend-pol-always"]);
     expect((await listed("tend-pol-always"))?.line).toMatch(/^\[\{\+\}/);
     const pid = (await listed("tend-pol-always"))!.pid;
     await host.writeFile(SYSTEM_SPEC, spec(web, api, { ...always, desired: { state: "running", enabled: false } }, onFailure, never, distro, conf, hup));
-    expect(await tend(["plan", "-f", SYSTEM_SPEC])).toMatch(/~ service:pol-always\s+disable/);
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).toMatch(/~ service:pol-always\s+disable/);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await exists("/etc/dinit.d/boot.d/tend-pol-always")).toBe(false);
     expect((await listed("tend-pol-always"))?.pid).toBe(pid);
     await host.writeFile(SYSTEM_SPEC, spec(...BASE));
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await exists("/etc/dinit.d/boot.d/tend-pol-always")).toBe(true);
   });
 
@@ -241,44 +226,44 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     const path = "/etc/dinit.d/tend-api";
     const pid = (await listed("tend-api"))!.pid;
     await host.writeFile(path, (await host.readFile(path)).replace("sleep 100002", "sleep 100077"));
-    const plan = await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], 2);
+    const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 2 });
     expect(plan).toContain(`! service:api drifted: ${path} was edited`);
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await host.readFile(path)).toContain("command = /bin/sleep 100002");
     const now = await listed("tend-api");
     expect(now?.started).toBe(true);
     expect(now?.pid).not.toBe(pid);
-    expect((await run(["ps", "-o", "args=", "-p", String(now!.pid)])).trim()).toBe("/bin/sleep 100002");
+    expect((await host.mustExec(["ps", "-o", "args=", "-p", String(now!.pid)])).trim()).toBe("/bin/sleep 100002");
   });
 
   it("restarts a changed service, and the services that depend on it, on its new command", async () => {
     const apiPid = (await listed("tend-api"))!.pid;
     await host.writeFile(SYSTEM_SPEC, spec(web2, api, always, onFailure, never, distro, conf, hup));
-    const output = await tend(["apply", "-f", SYSTEM_SPEC]);
+    const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(output).toContain("service:web: verified");
     const now = await listed("tend-web");
-    expect((await run(["ps", "-o", "args=", "-p", String(now!.pid)])).trim()).toBe("sleep 100011");
+    expect((await host.mustExec(["ps", "-o", "args=", "-p", String(now!.pid)])).trim()).toBe("sleep 100011");
     // restart --force: dinit restarted the dependent too, and it runs.
     const api2 = await listed("tend-api");
     expect(api2?.started).toBe(true);
     expect(api2?.pid).not.toBe(apiPid);
-    await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+    await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
   });
 
   it("sends reloadSignal with dinitctl signal when a reloadOn file changes, without restarting", async () => {
     const pid = (await listed("tend-hup"))!.pid;
     await host.writeFile(SYSTEM_SPEC, spec(web2, api, always, onFailure, never, distro, conf2, hup));
-    const plan = await tend(["plan", "-f", SYSTEM_SPEC]);
+    const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC]);
     expect(plan).toMatch(/~ service:hup\s+reload/);
     expect(plan).toContain("file:hup-conf changed, reloadOn matched");
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     await host.waitFor(async () => (await host.exec(["cat", "/var/tmp/tend-hup.log"])).stdout === "hup\n", { timeoutMs: 10_000, what: "tend-hup to get SIGHUP" });
     expect((await listed("tend-hup"))?.pid).toBe(pid);
   });
 
   it("fails verification for a service that dies after starting, with its log lines", async () => {
     await host.writeFile(SYSTEM_SPEC, spec(web2, api, always, onFailure, never, distro, conf2, hup, flaky));
-    const output = await tend(["apply", "-f", SYSTEM_SPEC], 1);
+    const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC], { exitCode: 1 });
     expect(output).toContain("service:flaky did not verify");
     expect(output).toContain("flaky says goodbye");
     expect(output).toContain("/var/log/tend-flaky.log:");
@@ -288,9 +273,9 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
   it("removes services: stops, disables and unloads them, deletes their files, and only disables a distro service", async () => {
     await host.writeFile(SYSTEM_SPEC, spec(web2, api, conf2, hup));
-    const plan = await tend(["plan", "-f", SYSTEM_SPEC]);
+    const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC]);
     for (const name of ["pol-always", "pol-failure", "pol-no", "distro-echo", "flaky"]) expect(plan).toContain(`- service:${name}`);
-    await tend(["apply", "-f", SYSTEM_SPEC]);
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     for (const name of ["pol-always", "pol-failure", "pol-no", "flaky"]) {
       expect(await listed(`tend-${name}`), name).toBeUndefined();
       expect(await exists(`/etc/dinit.d/tend-${name}`)).toBe(false);
@@ -299,7 +284,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     expect(await exists("/etc/dinit.d/boot.d/distro-echo")).toBe(false);
     expect(await exists("/lib/dinit.d/distro-echo")).toBe(true);
     expect((await listed("distro-echo"))?.started).not.toBe(true);
-    await tend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+    await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
   });
 
   describe("user services, under alice's own dinit", () => {
@@ -314,11 +299,11 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
     it("adds a user service as alice: in ~/.config/dinit.d, enabled from her boot, running as her", async () => {
       await host.writeFile(ALICE_SPEC, spec(sync), { owner: "alice:alice" });
-      const output = await tend(["apply", "--user", "-f", ALICE_SPEC], 0, { user: "alice" });
+      const output = await host.expectTend(["apply", "--user", "-f", ALICE_SPEC], { user: "alice" });
       expect(output).toContain("service:sync: verified");
       const path = "/home/alice/.config/dinit.d/tend-sync";
       expect(await host.readFile(path)).not.toContain("depends-on");
-      expect((await run(["stat", "-c", "%a %U", path])).trim()).toBe("644 alice");
+      expect((await host.mustExec(["stat", "-c", "%a %U", path])).trim()).toBe("644 alice");
       expect(await host.readFile("/home/alice/tend-sync.out")).toBe("alice|/home/alice\n");
       expect(await host.readFile("/home/alice/.local/state/tend/log/tend-sync.log")).toContain("sync up");
       expect((await listed("tend-sync", "alice"))?.started).toBe(true);
@@ -327,22 +312,22 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     });
 
     it("has nothing to do on the next plan, as alice or as root for alice", async () => {
-      await tend(["plan", "--user", "-f", ALICE_SPEC, "--detailed-exitcode"], 0, { user: "alice" });
-      await tend(["plan", "--user", "alice", "-f", ALICE_SPEC, "--detailed-exitcode"]);
+      await host.expectTend(["plan", "--user", "-f", ALICE_SPEC, "--detailed-exitcode"], { user: "alice" });
+      await host.expectTend(["plan", "--user", "alice", "-f", ALICE_SPEC, "--detailed-exitcode"]);
     });
 
     it("restarts it when changed, driven by root for alice", async () => {
       const pid = (await listed("tend-sync", "alice"))!.pid;
       await host.writeFile(ALICE_SPEC, spec({ ...sync, exec: sync.exec.replace("100021", "100022") }), { owner: "alice:alice" });
-      await tend(["apply", "--user", "alice", "-f", ALICE_SPEC]);
+      await host.expectTend(["apply", "--user", "alice", "-f", ALICE_SPEC]);
       const now = await listed("tend-sync", "alice");
       expect(now?.pid).not.toBe(pid);
-      expect((await run(["ps", "-o", "user=,args=", "-p", String(now!.pid)])).trim()).toMatch(/^alice\s+sleep 100022$/);
+      expect((await host.mustExec(["ps", "-o", "user=,args=", "-p", String(now!.pid)])).trim()).toMatch(/^alice\s+sleep 100022$/);
     });
 
     it("removes it", async () => {
       await host.writeFile(ALICE_SPEC, "", { owner: "alice:alice" });
-      await tend(["apply", "--user", "-f", ALICE_SPEC], 0, { user: "alice" });
+      await host.expectTend(["apply", "--user", "-f", ALICE_SPEC], { user: "alice" });
       expect(await listed("tend-sync", "alice")).toBeUndefined();
       expect(await exists("/home/alice/.config/dinit.d/tend-sync")).toBe(false);
       expect(await exists("/home/alice/.config/dinit.d/boot.d/tend-sync")).toBe(false);

@@ -164,6 +164,37 @@ describe("a TestHost", () => {
     expect(await host.sh("echo out; echo err >&2; exit 3")).toEqual({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
   });
 
+  it("mustExec and mustSh return stdout alone, with the options of exec", async () => {
+    expect(await host.mustExec(["printf", "%s|", "no shell: $HOME", "two  spaces"])).toBe("no shell: $HOME|two  spaces|");
+    expect(await host.mustSh("echo out; echo err >&2")).toBe("out\n");
+    expect(await host.mustSh('echo "$(id -un) $PWD $GREETING"', { user: "alice", cwd: "/tmp", env: { GREETING: "hi" } })).toBe("alice /tmp hi\n");
+    expect(await host.mustExec(["id", "-un"], { user: "alice" })).toBe("alice\n");
+  });
+
+  it("mustExec and mustSh throw on a non-zero exit with the command, the host and the whole output", async () => {
+    await expect(host.mustSh("echo out; echo err >&2; exit 3")).rejects.toThrow(
+      new Error("`echo out; echo err >&2; exit 3` exited 3 on the runit host\nout\nerr"),
+    );
+    await expect(host.mustExec(["cat", "--", "/no/such"], { user: "alice" })).rejects.toThrow(
+      /^`cat -- \/no\/such` exited 1 on the runit host as alice\ncat: \/no\/such: No such file or directory$/,
+    );
+  });
+
+  it("expectTend returns tend's stdout and stderr when it exits with the expected code", async () => {
+    expect(await host.expectTend(["providers"])).toMatch(/^host init: runit$/m);
+    await host.writeFile("/spec/empty.yaml", "");
+    expect(await host.expectTend(["plan", "--user", "-f", "/spec/empty.yaml"], { user: "alice" })).toMatch(/^host \S+ \(runit, user alice\)$/m);
+    // tend reports a missing spec on stderr
+    expect(await host.expectTend(["plan", "-f", "/spec/missing.yaml"], { exitCode: 1 })).toContain("spec file /spec/missing.yaml does not exist");
+  });
+
+  it("expectTend throws with the command, tend's output and the host's logs when the exit code differs", async () => {
+    const failure = host.expectTend(["plan", "-f", "/spec/missing.yaml"], { user: "alice" });
+    await expect(failure).rejects.toThrow(/^`tend plan -f \/spec\/missing\.yaml` exited 1, not 0, on the runit host as alice\n/);
+    await expect(failure).rejects.toThrow(/\nerror \S+: spec file \/spec\/missing\.yaml does not exist\n[^]*\n== runit host [0-9a-f]{12}: [^]*run: \/etc\/service\/default-syslog/);
+    await expect(host.expectTend(["providers"], { exitCode: 2 })).rejects.toThrow(/^`tend providers` exited 0, not 2, on the runit host\nhost init: runit\n/);
+  });
+
   it("kills a command that outlives its timeout and says so", async () => {
     await expect(host.exec(["sleep", "30"], { timeoutMs: 1000 })).rejects.toThrow(/`sleep 30` did not finish within 1 s/);
   });

@@ -1,5 +1,10 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySpec, planSpec } from "../support/apply-spec.js";
+import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
+import { GREETING } from "../support/greeting.js";
+import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { doc, spec } from "../support/spec-documents.js";
 
 /**
  * Services on a booted OpenRC (Debian's openrc 0.45 under sysvinit), driven through the tend CLI
@@ -9,17 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  */
 
 const SPEC = "/spec/tend.yaml";
-
-/** A daemon that logs its starts, its GREETING and the signals it gets to /var/tmp/demo-<name>. */
-const DEMO = `#!/bin/sh
-name=$1
-log=/var/tmp/demo-$name
-printf "start %s %s\\n" "$$" "\${GREETING-unset}" >> "$log"
-trap 'echo "hup $$" >> "$log"' HUP
-trap 'echo "usr1 $$" >> "$log"; exit 0' USR1
-[ -n "$2" ] && { sleep "$2"; exit 1; }
-while :; do sleep 1 & wait $!; done
-`;
 
 /** Stands in for a distro's networking script: OpenRC's `need net` wants something that provides net. */
 const DEMO_NET = `#!/sbin/openrc-run
@@ -51,30 +45,7 @@ reload() {
 }
 `;
 
-/** Quotes, `$(…)`, backticks and a backslash: none of it may run in the root shell that sources the script. */
-const GREETING = "it's $(touch /tmp/pwned) `id` \"q\" back\\slash  two  spaces";
-
-const doc = (fields: string) => `tend: v1alpha1\n${fields.trim()}\n`;
-const spec = (...docs: string[]) => docs.join("---\n");
-const WEB = doc(`
-type: Service
-name: web
-exec: /opt/demo/bin/demo web
-restart: always
-env:
-  GREETING: ${JSON.stringify(GREETING)}
-`);
-const GUARD = doc(`
-type: Service
-name: guard
-exec: /opt/demo/bin/demo guard
-restart: on_failure
-`);
-const ONCE = doc(`
-type: Service
-name: once
-exec: /opt/demo/bin/demo once
-`);
+/** One DEMO service per restart policy: web always, guard on_failure, once no. */
 const BASE = [WEB, GUARD, ONCE];
 
 describe("services on a booted OpenRC", () => {
@@ -89,48 +60,27 @@ describe("services on a booted OpenRC", () => {
     await host?.stop();
   });
 
-  async function sh(script: string): Promise<string> {
-    const result = await host.sh(script);
-    if (result.exitCode !== 0) throw new Error(`${script} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0): Promise<string> {
-    const result = await host.tend(args);
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
-  async function apply(docs: string[], expectedExit = 0): Promise<string> {
-    await host.writeFile(SPEC, spec(...docs));
-    return tend(["apply", "-f", SPEC], expectedExit);
-  }
-
-  const plan = (expectedExit: number) => tend(["plan", "-f", SPEC, "--detailed-exitcode"], expectedExit);
-  const demoLog = async (name: string) => (await host.exec(["cat", `/var/tmp/demo-${name}`])).stdout;
-  const starts = async (name: string) => (await demoLog(name)).split("\n").filter((line) => line.startsWith("start "));
+  const apply = (docs: string[], exitCode = 0) => applySpec(host, SPEC, docs, exitCode);
+  const plan = (exitCode: number) => planSpec(host, SPEC, exitCode);
   const childPid = async (script: string) => (await host.exec(["cat", `/run/openrc/options/${script}/child_pid`])).stdout.trim();
   const alive = async (pid: string) => pid !== "" && (await host.exec(["test", "-d", `/proc/${pid}`])).exitCode === 0;
   const status = async (script: string) => {
-    const line = (await sh("rc-status -C -s")).split("\n").find((l) => l.startsWith(` ${script} `));
+    const line = (await host.mustSh("rc-status -C -s")).split("\n").find((l) => l.startsWith(` ${script} `));
     return line?.replace(/^ \S+ +\[ *(.*?) *\]$/, "$1");
   };
 
   it("serves services with the OpenRC provider", async () => {
     await host.writeFile(SPEC, spec(...BASE));
-    expect(await tend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-openrc@\S+\s+service on openrc/m);
-    expect(await tend(["plan", "-f", SPEC])).toContain("host openrc-host (OpenRC)");
+    expect(await host.expectTend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-openrc@\S+\s+service on openrc/m);
+    expect(await host.expectTend(["plan", "-f", SPEC])).toContain("host openrc-host (OpenRC)");
   });
 
   it("adds services: scripts written, in the default runlevel, started, env byte for byte", async () => {
     const output = await apply(BASE);
     expect(output).toContain("service:web: verified");
     for (const name of ["web", "guard", "once"]) {
-      expect(await sh(`stat -c '%a %U %G' /etc/init.d/tend-${name}`)).toBe("755 root root\n");
-      expect(await sh(`readlink /etc/runlevels/default/tend-${name}`)).toBe(`/etc/init.d/tend-${name}\n`);
+      expect(await host.mustSh(`stat -c '%a %U %G' /etc/init.d/tend-${name}`)).toBe("755 root root\n");
+      expect(await host.mustSh(`readlink /etc/runlevels/default/tend-${name}`)).toBe(`/etc/init.d/tend-${name}\n`);
       expect(await status(`tend-${name}`)).toMatch(/^started/);
     }
     const script = await host.readFile("/etc/init.d/tend-web");
@@ -141,7 +91,7 @@ describe("services on a booted OpenRC", () => {
     const pid = await childPid("tend-web");
     const environ = (await host.exec(["cat", `/proc/${pid}/environ`])).stdout.split("\0");
     expect(environ).toContain(`GREETING=${GREETING}`);
-    expect(await starts("web")).toEqual([`start ${pid} ${GREETING}`]);
+    expect(await demoStarts(host, "web")).toEqual([`start ${pid} ${GREETING}`]);
     expect((await host.exec(["test", "-e", "/tmp/pwned"])).exitCode).toBe(1);
   });
 
@@ -151,47 +101,47 @@ describe("services on a booted OpenRC", () => {
 
   it('restart = "always": supervise-daemon respawns a killed process', async () => {
     const before = await childPid("tend-web");
-    await sh(`kill ${before}`);
+    await host.mustSh(`kill ${before}`);
     const after = await host.waitFor(async () => {
       const pid = await childPid("tend-web");
       return pid !== before && (await alive(pid)) ? pid : undefined;
     }, { timeoutMs: 15_000, what: "supervise-daemon to respawn tend-web" });
     expect(await status("tend-web")).toMatch(/^started \S+ \(1\)$/);
-    expect((await starts("web")).at(-1)).toBe(`start ${after} ${GREETING}`);
+    expect((await demoStarts(host, "web")).at(-1)).toBe(`start ${after} ${GREETING}`);
     expect(await plan(0)).toContain("0 to change");
   });
 
   it('restart = "on_failure": supervise-daemon restarts on any exit, a clean one too (the seed)', async () => {
     const before = await childPid("tend-guard");
-    await sh(`kill -USR1 ${before}`);
-    await host.waitFor(async () => (await demoLog("guard")).includes(`usr1 ${before}`), { timeoutMs: 10_000, what: "tend-guard to exit 0" });
+    await host.mustSh(`kill -USR1 ${before}`);
+    await host.waitFor(async () => (await demoLog(host, "guard")).includes(`usr1 ${before}`), { timeoutMs: 10_000, what: "tend-guard to exit 0" });
     await host.waitFor(async () => {
       const pid = await childPid("tend-guard");
       return pid !== before && (await alive(pid));
     }, { timeoutMs: 15_000, what: "supervise-daemon to restart tend-guard after a clean exit" });
-    expect(await starts("guard")).toHaveLength(2);
+    expect(await demoStarts(host, "guard")).toHaveLength(2);
   });
 
   it('restart = "no": a killed process stays dead, and the next apply starts it again', async () => {
     const pid = (await host.readFile("/run/tend-once.pid")).trim();
-    await sh(`kill ${pid}`);
+    await host.mustSh(`kill ${pid}`);
     await host.waitFor(async () => !(await alive(pid)), { timeoutMs: 10_000, what: "tend-once to exit" });
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(await starts("once")).toHaveLength(1);
+    expect(await demoStarts(host, "once")).toHaveLength(1);
     // Debian's start-stop-daemon records nothing for OpenRC: it still says started; tend sees the pid is gone.
     expect(await status("tend-once")).toBe("started");
     expect(await plan(2)).toMatch(/~ service:once {2}start\n\s+reason {2}stopped, want running/);
     await apply(BASE);
-    expect(await starts("once")).toHaveLength(2);
+    expect(await demoStarts(host, "once")).toHaveLength(2);
     expect(await alive((await host.readFile("/run/tend-once.pid")).trim())).toBe(true);
     await plan(0);
   });
 
   it("moves a running service between supervise-daemon and a background daemon without a second copy", async () => {
-    const processes = async () => (await sh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
+    const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
     await apply([WEB.replace("restart: always", 'restart: "no"'), GUARD, ONCE]);
     expect(await processes()).toHaveLength(1);
-    expect((await sh("ps -eo args")).includes("supervise-daemon tend-web")).toBe(false);
+    expect((await host.mustSh("ps -eo args")).includes("supervise-daemon tend-web")).toBe(false);
     await apply(BASE);
     expect(await processes()).toHaveLength(1);
     expect(await status("tend-web")).toMatch(/^started \S+ \(0\)$/);
@@ -211,7 +161,7 @@ describe("services on a booted OpenRC", () => {
 
     it("fails plan where nothing provides net (Debian's openrc ships no provider)", async () => {
       await host.writeFile(SPEC, spec(...BASE, API, DB));
-      const output = await tend(["plan", "-f", SPEC], 1);
+      const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
       expect(output).toContain(
         'service:api orders itself after "network", which OpenRC writes as `need net`, but no service on this host provides `net`, so OpenRC would never start it',
       );
@@ -226,8 +176,8 @@ describe("services on a booted OpenRC", () => {
       expect(await host.readFile("/etc/init.d/tend-api")).toContain("depend() {\n\tneed net\n\tafter tend-db\n}\n");
 
       // OpenRC's own boot order: stop them all and bring the default runlevel up again.
-      await sh("rc-service tend-api stop && rc-service tend-db stop && rc-service demo-net stop");
-      const boot = await sh("openrc default 2>&1");
+      await host.mustSh("rc-service tend-api stop && rc-service tend-db stop && rc-service demo-net stop");
+      const boot = await host.mustSh("openrc default 2>&1");
       const at = (text: string) => boot.indexOf(text);
       expect(at("Bringing up the demo network")).toBeGreaterThanOrEqual(0);
       expect(at("Starting tend-db")).toBeGreaterThan(at("Bringing up the demo network"));
@@ -245,13 +195,13 @@ describe("services on a booted OpenRC", () => {
       await host.writeFile("/etc/init.d/demo-distro", DEMO_DISTRO, { mode: 0o755 });
       const output = await apply([...BASE, DISTRO]);
       expect(output).toContain("service:demo-distro");
-      expect(await sh("readlink /etc/runlevels/default/demo-distro")).toBe("/etc/init.d/demo-distro\n");
+      expect(await host.mustSh("readlink /etc/runlevels/default/demo-distro")).toBe("/etc/init.d/demo-distro\n");
       // Only enabled at boot, never started (rc-service status: 3 = stopped).
       expect((await host.exec(["rc-service", "demo-distro", "status"])).exitCode).toBe(3);
       await plan(0);
 
       await host.writeFile(SPEC, spec(...BASE, DISTRO, doc("type: Service\nname: nosuch")));
-      expect(await tend(["plan", "-f", SPEC], 1)).toContain(
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain(
         "service:nosuch has no exec, but /etc/init.d/nosuch does not exist; install the package that ships it",
       );
     });
@@ -275,15 +225,15 @@ describe("services on a booted OpenRC", () => {
       const output = await apply([...BASE, conf("two"), APP, BGAPP, DISTRO]);
       expect(output).toContain("service:app: changed, reloaded (file:conf changed, reloadOn matched)");
       for (const [name, pid] of Object.entries(pids)) {
-        await host.waitFor(async () => (await demoLog(name)).includes(`hup ${pid}`), { timeoutMs: 10_000, what: `${name} to get SIGHUP` });
-        expect(await starts(name)).toHaveLength(1);
+        await host.waitFor(async () => (await demoLog(host, name)).includes(`hup ${pid}`), { timeoutMs: 10_000, what: `${name} to get SIGHUP` });
+        expect(await demoStarts(host, name)).toHaveLength(1);
       }
     });
 
     it("fails plan for a service that cannot reload, never restarting it instead", async () => {
       const plain = doc('type: Service\nname: plain\nexec: /opt/demo/bin/demo plain\nreloadOn: ["file:conf"]');
       await host.writeFile(SPEC, spec(...BASE, conf("three"), plain));
-      expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:plain lists resources in reloadOn, but it cannot reload on OpenRC");
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:plain lists resources in reloadOn, but it cannot reload on OpenRC");
       await apply(BASE);
       expect(await host.readFile("/etc/init.d/demo-distro")).toBe(DEMO_DISTRO);
     });
@@ -291,9 +241,9 @@ describe("services on a booted OpenRC", () => {
 
   it("fails plan with the seed's errors for user services and the systemd escape hatch", async () => {
     await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: sync\nexec: /usr/bin/syncthing\nuser: true")));
-    expect(await tend(["plan", "-f", SPEC, "--user", "alice"], 1)).toContain("service:sync sets user = True, but OpenRC has no user services");
+    expect(await host.expectTend(["plan", "-f", SPEC, "--user", "alice"], { exitCode: 1 })).toContain("service:sync sets user = True, but OpenRC has no user services");
     await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: capped\nexec: /opt/demo/bin/demo capped\nsystemd:\n  MemoryMax: 512M")));
-    expect(await tend(["plan", "-f", SPEC], 1)).toContain(
+    expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain(
       "service:capped sets `systemd` (MemoryMax), which only systemd supports, and this host uses OpenRC",
     );
   });
@@ -304,7 +254,7 @@ describe("services on a booted OpenRC", () => {
     const before = await childPid("tend-web");
     await host.writeFile("/etc/init.d/tend-web", `${original}respawn_max=3\n`, { mode: 0o755 });
     expect(await plan(2)).toContain("! service:web drifted: /etc/init.d/tend-web was edited");
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await host.readFile("/etc/init.d/tend-web")).toBe(original);
     const after = await childPid("tend-web");
     expect(after).not.toBe(before);
@@ -321,7 +271,7 @@ describe("services on a booted OpenRC", () => {
       expect(await status(`tend-${name}`)).toBeUndefined();
     }
     for (const pid of pids) expect(await alive(pid)).toBe(false);
-    expect(await sh("ps -eo args")).not.toMatch(/demo (web|guard|once)|supervise-daemon tend-/);
+    expect(await host.mustSh("ps -eo args")).not.toMatch(/demo (web|guard|once)|supervise-daemon tend-/);
     await plan(0);
   });
 });

@@ -1,5 +1,10 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySpec, planSpec } from "../support/apply-spec.js";
+import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
+import { GREETING } from "../support/greeting.js";
+import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { doc, spec } from "../support/spec-documents.js";
 
 /**
  * Services on runit (Debian's runit, runsvdir as PID 1 over /etc/service), driven through the
@@ -12,42 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const SPEC = "/spec/tend.yaml";
 const ALICE_SPEC = "/spec/alice.yaml";
 
-/** A daemon that logs its starts, its GREETING and the signals it gets to /var/tmp/demo-<name>. */
-const DEMO = `#!/bin/sh
-name=$1
-log=/var/tmp/demo-$name
-printf "start %s %s\\n" "$$" "\${GREETING-unset}" >> "$log"
-echo "demo $name started as $(id -un)"
-trap 'echo "hup $$" >> "$log"' HUP
-trap 'echo "usr1 $$" >> "$log"; exit 0' USR1
-[ -n "$2" ] && { sleep "$2"; echo "demo $name gives up"; exit 1; }
-while :; do sleep 1 & wait $!; done
-`;
-
-/** Quotes, `$(…)`, backticks and a backslash: none of it may run in the root shell of ./run. */
-const GREETING = "it's $(touch /tmp/pwned) `id` \"q\" back\\slash  two  spaces";
-
-const doc = (fields: string) => `tend: v1alpha1\n${fields.trim()}\n`;
-const spec = (...docs: string[]) => docs.join("---\n");
-const WEB = doc(`
-type: Service
-name: web
-exec: /opt/demo/bin/demo web
-restart: always
-env:
-  GREETING: ${JSON.stringify(GREETING)}
-`);
-const GUARD = doc(`
-type: Service
-name: guard
-exec: /opt/demo/bin/demo guard
-restart: on_failure
-`);
-const ONCE = doc(`
-type: Service
-name: once
-exec: /opt/demo/bin/demo once
-`);
+/** One DEMO service per restart policy: web always, guard on_failure, once no. */
 const BASE = [WEB, GUARD, ONCE];
 
 describe("services on runit (runsvdir as PID 1)", () => {
@@ -62,29 +32,8 @@ describe("services on runit (runsvdir as PID 1)", () => {
     await host?.stop();
   });
 
-  async function sh(script: string, user?: string): Promise<string> {
-    const result = await host.sh(script, user ? { user } : {});
-    if (result.exitCode !== 0) throw new Error(`${script} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0, user?: string): Promise<string> {
-    const result = await host.tend(args, user ? { user } : {});
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
-  async function apply(docs: string[], expectedExit = 0): Promise<string> {
-    await host.writeFile(SPEC, spec(...docs));
-    return tend(["apply", "-f", SPEC], expectedExit);
-  }
-
-  const plan = (expectedExit: number) => tend(["plan", "-f", SPEC, "--detailed-exitcode"], expectedExit);
-  const demoLog = async (name: string) => (await host.exec(["cat", `/var/tmp/demo-${name}`])).stdout;
-  const starts = async (name: string) => (await demoLog(name)).split("\n").filter((line) => line.startsWith("start "));
+  const apply = (docs: string[], exitCode = 0) => applySpec(host, SPEC, docs, exitCode);
+  const plan = (exitCode: number) => planSpec(host, SPEC, exitCode);
   const svStatus = async (dir: string) => (await host.exec(["sv", "status", dir])).stdout;
   /** The supervised pid when runsv runs the service (`run:` without `want down`), else "". */
   const runningPid = async (dir: string) => {
@@ -98,16 +47,16 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
   it("serves services with the runit provider", async () => {
     await host.writeFile(SPEC, spec(...BASE));
-    expect(await tend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-runit@\S+\s+service on runit/m);
-    expect(await tend(["plan", "-f", SPEC])).toMatch(/^host \S+ \(runit\)$/m);
+    expect(await host.expectTend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-runit@\S+\s+service on runit/m);
+    expect(await host.expectTend(["plan", "-f", SPEC])).toMatch(/^host \S+ \(runit\)$/m);
   });
 
   it("adds services: directories written and linked, picked up by runsvdir, running, env byte for byte", async () => {
     const output = await apply(BASE);
     for (const name of ["web", "guard", "once"]) {
       expect(output).toContain(`service:${name}: verified`);
-      expect(await sh(`stat -c '%a %U %G' /etc/sv/tend-${name}/run`)).toBe("755 root root\n");
-      expect(await sh(`readlink /etc/runit/runsvdir/default/tend-${name}`)).toBe(`/etc/sv/tend-${name}\n`);
+      expect(await host.mustSh(`stat -c '%a %U %G' /etc/sv/tend-${name}/run`)).toBe("755 root root\n");
+      expect(await host.mustSh(`readlink /etc/runit/runsvdir/default/tend-${name}`)).toBe(`/etc/sv/tend-${name}\n`);
       expect(await svStatus(`/etc/service/tend-${name}`)).toMatch(new RegExp(`^run: /etc/service/tend-${name}: \\(pid \\d+\\) \\d+s; run: log: `));
     }
     const run = await host.readFile("/etc/sv/tend-web/run");
@@ -120,7 +69,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     const pid = await pidOf("web");
     const environ = (await host.exec(["cat", `/proc/${pid}/environ`])).stdout.split("\0");
     expect(environ).toContain(`GREETING=${GREETING}`);
-    expect(await starts("web")).toEqual([`start ${pid} ${GREETING}`]);
+    expect(await demoStarts(host, "web")).toEqual([`start ${pid} ${GREETING}`]);
     expect((await host.exec(["test", "-e", "/tmp/pwned"])).exitCode).toBe(1);
     await host.waitFor(async () => (await host.exec(["cat", "/var/log/tend-web/current"])).stdout.includes("demo web started as root"), {
       timeoutMs: 10_000,
@@ -130,50 +79,50 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
   it("plans nothing on a second run", async () => {
     expect(await plan(0)).toContain("0 to add, 0 to change, 0 to remove");
-    const observed = await tend(["observe", "-f", SPEC, "service:web", "--json"]);
+    const observed = await host.expectTend(["observe", "-f", SPEC, "service:web", "--json"]);
     expect(JSON.parse(observed)).toMatchObject([{ key: "service:web", exists: true, state: "running", enabled: true }]);
   });
 
   it('restart = "always": runsv runs a killed process again', async () => {
     const before = await pidOf("web");
-    await sh(`kill -9 ${before}`);
+    await host.mustSh(`kill -9 ${before}`);
     const after = await host.waitFor(async () => {
       const pid = await pidOf("web");
       return pid !== "" && pid !== before ? pid : undefined;
     }, { timeoutMs: 15_000, what: "runsv to run tend-web again" });
-    expect((await starts("web")).at(-1)).toBe(`start ${after} ${GREETING}`);
+    expect((await demoStarts(host, "web")).at(-1)).toBe(`start ${after} ${GREETING}`);
     await plan(0);
   });
 
   it('restart = "on_failure": restarted after a crash, stopped after a clean exit', async () => {
     const first = await pidOf("guard");
-    await sh(`kill -9 ${first}`);
+    await host.mustSh(`kill -9 ${first}`);
     const second = await host.waitFor(async () => {
       const pid = await pidOf("guard");
       return pid !== "" && pid !== first ? pid : undefined;
     }, { timeoutMs: 15_000, what: "runsv to restart tend-guard after a crash" });
 
-    await sh(`kill -USR1 ${second}`);
-    await host.waitFor(async () => (await demoLog("guard")).includes(`usr1 ${second}`), { timeoutMs: 10_000, what: "tend-guard to exit 0" });
+    await host.mustSh(`kill -USR1 ${second}`);
+    await host.waitFor(async () => (await demoLog(host, "guard")).includes(`usr1 ${second}`), { timeoutMs: 10_000, what: "tend-guard to exit 0" });
     await host.waitFor(async () => (await svStatus("/etc/sv/tend-guard")).startsWith("down: "), { timeoutMs: 10_000, what: "tend-guard to be down" });
     await pause(3_000);
-    expect(await starts("guard")).toHaveLength(2);
+    expect(await demoStarts(host, "guard")).toHaveLength(2);
     expect(await svStatus("/etc/sv/tend-guard")).toMatch(/^down: \/etc\/sv\/tend-guard: \d+s, normally up; run: log: /);
   });
 
   it('restart = "no": a killed process stays dead, and the next apply starts it again', async () => {
     const pid = await pidOf("once");
-    await sh(`kill ${pid}`);
+    await host.mustSh(`kill ${pid}`);
     await host.waitFor(async () => !(await alive(pid)), { timeoutMs: 10_000, what: "tend-once to exit" });
     await pause(3_000);
-    expect(await starts("once")).toHaveLength(1);
+    expect(await demoStarts(host, "once")).toHaveLength(1);
     expect(await svStatus("/etc/sv/tend-once")).toMatch(/^down: /);
     const planned = await plan(2);
     expect(planned).toMatch(/~ service:once {2}start\n\s+reason {2}stopped, want running/);
     expect(planned).toMatch(/~ service:guard {2}start\n\s+reason {2}stopped, want running/);
     await apply(BASE);
-    expect(await starts("once")).toHaveLength(2);
-    expect(await starts("guard")).toHaveLength(3);
+    expect(await demoStarts(host, "once")).toHaveLength(2);
+    expect(await demoStarts(host, "guard")).toHaveLength(3);
     expect(await alive(await pidOf("once"))).toBe(true);
     await plan(0);
   });
@@ -185,7 +134,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     expect(output).toContain("service:once: verified");
     const after = await pidOf("once");
     expect(after).not.toBe(before);
-    expect((await starts("once")).at(-1)).toBe(`start ${after} changed`);
+    expect((await demoStarts(host, "once")).at(-1)).toBe(`start ${after} changed`);
     await apply(BASE);
   });
 
@@ -207,18 +156,18 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await host.readFile("/etc/sv/tend-api/run")).toContain(
         "case $(sv status /etc/sv/tend-db) in run:*) ;; *) exit 1 ;; esac\nsv check /etc/sv/tend-db >/dev/null || exit 1\nexec /opt/demo/bin/demo api\n",
       );
-      expect(await starts("api")).toHaveLength(1);
+      expect(await demoStarts(host, "api")).toHaveLength(1);
 
-      await sh("sv down /etc/sv/tend-db");
+      await host.mustSh("sv down /etc/sv/tend-db");
       await host.waitFor(async () => (await svStatus("/etc/sv/tend-db")).startsWith("down: "), { timeoutMs: 10_000, what: "tend-db to stop" });
-      await sh(`kill ${await pidOf("api")}`);
+      await host.mustSh(`kill ${await pidOf("api")}`);
       await pause(4_000);
-      expect(await starts("api")).toHaveLength(1); // ./run keeps exiting before exec while db is down
+      expect(await demoStarts(host, "api")).toHaveLength(1); // ./run keeps exiting before exec while db is down
       expect(await pidOf("api")).toBe("");
 
-      await sh("sv up /etc/sv/tend-db");
-      await host.waitFor(async () => (await starts("api")).length === 2, { timeoutMs: 15_000, what: "tend-api to start once tend-db runs" });
-      const [db] = await starts("db").then((lines) => lines.slice(-1));
+      await host.mustSh("sv up /etc/sv/tend-db");
+      await host.waitFor(async () => (await demoStarts(host, "api")).length === 2, { timeoutMs: 15_000, what: "tend-api to start once tend-db runs" });
+      const [db] = await demoStarts(host, "db").then((lines) => lines.slice(-1));
       expect(db).toMatch(/^start \d+/);
       expect(await alive(await pidOf("api"))).toBe(true);
       await plan(0);
@@ -226,7 +175,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
     it("a systemd target in after fails plan with the seed's text", async () => {
       await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: bar\nexec: /opt/demo/bin/demo bar\nafter: [graphical.target]")));
-      expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:bar orders itself after `graphical.target`, a systemd target, and this host uses runit");
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:bar orders itself after `graphical.target`, a systemd target, and this host uses runit");
       await apply(BASE);
       expect(await missing("/etc/sv/tend-api")).toBe(true);
     });
@@ -244,7 +193,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await missing("/etc/sv/tend-idle/down")).toBe(true);
       expect(await svStatus("/etc/sv/tend-idle")).toMatch(/^down: \/etc\/sv\/tend-idle: \d+s, normally up; run: log: /);
       expect(await missing("/var/tmp/demo-idle")).toBe(true); // not even once
-      const observed = JSON.parse(await tend(["observe", "-f", SPEC, "service:off", "service:idle", "--json"]));
+      const observed = JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "service:idle", "--json"]));
       expect(observed).toMatchObject([
         { key: "service:off", state: "running", enabled: false },
         { key: "service:idle", state: "stopped", enabled: true },
@@ -255,7 +204,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     it("flips enabled by the down file alone", async () => {
       await apply([...BASE, OFF.replace("enabled: false", "enabled: true"), IDLE]);
       expect(await missing("/etc/sv/tend-off/down")).toBe(true);
-      expect(JSON.parse(await tend(["observe", "-f", SPEC, "service:off", "--json"]))).toMatchObject([{ state: "running", enabled: true }]);
+      expect(JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "--json"]))).toMatchObject([{ state: "running", enabled: true }]);
       await plan(0);
       await apply(BASE);
       expect(await missing("/etc/sv/tend-off")).toBe(true);
@@ -269,45 +218,45 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
     it("need root while tend-runsvdir-alice does not exist", async () => {
       await host.writeFile(ALICE_SPEC, spec(SYNC), { mode: 0o644 });
-      const output = await tend(["plan", "-f", ALICE_SPEC, "--user"], 1, "alice");
+      const output = await host.expectTend(["plan", "-f", ALICE_SPEC, "--user"], { exitCode: 1, user: "alice" });
       expect(output).toContain("runit runs the user services of alice through the system service /etc/sv/tend-runsvdir-alice, which is missing or out of date, and only root can write it");
       expect(await missing("/etc/sv/tend-runsvdir-alice")).toBe(true);
     });
 
     it("run as the user under tend-runsvdir-alice, which the first one creates", async () => {
-      const output = await tend(["apply", "-f", ALICE_SPEC, "--user", "alice"]);
+      const output = await host.expectTend(["apply", "-f", ALICE_SPEC, "--user", "alice"]);
       expect(output).toContain("service:sync: verified");
-      expect(await sh("stat -c '%U %a' /etc/sv/tend-runsvdir-alice/run")).toBe("root 755\n");
-      expect(await sh("readlink /etc/runit/runsvdir/default/tend-runsvdir-alice")).toBe("/etc/sv/tend-runsvdir-alice\n");
-      expect(await sh(`stat -c '%U' ${dir} ${dir}/run ${dir}/supervise`)).toBe("alice\nalice\nalice\n");
+      expect(await host.mustSh("stat -c '%U %a' /etc/sv/tend-runsvdir-alice/run")).toBe("root 755\n");
+      expect(await host.mustSh("readlink /etc/runit/runsvdir/default/tend-runsvdir-alice")).toBe("/etc/sv/tend-runsvdir-alice\n");
+      expect(await host.mustSh(`stat -c '%U' ${dir} ${dir}/run ${dir}/supervise`)).toBe("alice\nalice\nalice\n");
       const pid = await runningPid(dir);
-      expect(await sh(`ps -o user= -p ${pid}`)).toBe("alice\n");
-      expect(await sh(`ps -o user=,args= -p $(cat /etc/sv/tend-runsvdir-alice/supervise/pid)`)).toMatch(/^alice +runsvdir \/home\/alice\/\.local\/service\n$/);
+      expect(await host.mustSh(`ps -o user= -p ${pid}`)).toBe("alice\n");
+      expect(await host.mustSh(`ps -o user=,args= -p $(cat /etc/sv/tend-runsvdir-alice/supervise/pid)`)).toMatch(/^alice +runsvdir \/home\/alice\/\.local\/service\n$/);
       await host.waitFor(async () => (await host.exec(["cat", "/home/alice/.local/state/tend/log/tend-sync/current"])).stdout.includes("demo sync started as alice"), {
         timeoutMs: 10_000,
         what: "svlogd to keep alice's service output",
       });
-      expect(await tend(["plan", "-f", ALICE_SPEC, "--user", "alice", "--detailed-exitcode"])).toContain("0 to add, 0 to change, 0 to remove");
+      expect(await host.expectTend(["plan", "-f", ALICE_SPEC, "--user", "alice", "--detailed-exitcode"])).toContain("0 to add, 0 to change, 0 to remove");
     });
 
     it("once it exists, alice applies her own services without root", async () => {
       const before = await runningPid(dir);
       await host.writeFile(ALICE_SPEC, spec(SYNC.replace("restart: always", "restart: always\nenv:\n  GREETING: mine")), { mode: 0o644 });
-      const output = await tend(["apply", "-f", ALICE_SPEC, "--user"], 0, "alice");
+      const output = await host.expectTend(["apply", "-f", ALICE_SPEC, "--user"], { user: "alice" });
       expect(output).toContain("service:sync: verified");
       const after = await runningPid(dir);
       expect(after).not.toBe(before);
-      expect((await starts("sync")).at(-1)).toBe(`start ${after} mine`);
+      expect((await demoStarts(host, "sync")).at(-1)).toBe(`start ${after} mine`);
     });
 
     it("removing the last one keeps tend-runsvdir-alice", async () => {
       const pid = await runningPid(dir);
       await host.writeFile(ALICE_SPEC, "", { mode: 0o644 });
-      await tend(["apply", "-f", ALICE_SPEC, "--user", "alice"]);
+      await host.expectTend(["apply", "-f", ALICE_SPEC, "--user", "alice"]);
       await host.waitFor(async () => !(await alive(pid)), { timeoutMs: 10_000, what: "alice's service to stop" });
       expect(await missing(dir)).toBe(true);
       expect(await runningPid("/etc/sv/tend-runsvdir-alice")).not.toBe("");
-      expect(await sh("readlink /etc/runit/runsvdir/default/tend-runsvdir-alice")).toBe("/etc/sv/tend-runsvdir-alice\n");
+      expect(await host.mustSh("readlink /etc/runit/runsvdir/default/tend-runsvdir-alice")).toBe("/etc/sv/tend-runsvdir-alice\n");
     });
   });
 
@@ -319,13 +268,13 @@ describe("services on runit (runsvdir as PID 1)", () => {
       await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
       const output = await apply([...BASE, DISTRO]);
       expect(output).toContain("service:demo-distro: linked /etc/runit/runsvdir/default/demo-distro -> /etc/sv/demo-distro");
-      expect(await sh("readlink /etc/runit/runsvdir/default/demo-distro")).toBe("/etc/sv/demo-distro\n");
+      expect(await host.mustSh("readlink /etc/runit/runsvdir/default/demo-distro")).toBe("/etc/sv/demo-distro\n");
       // On runit a link is supervision: runsvdir starts it at its next scan.
       await host.waitFor(async () => (await runningPid("/etc/sv/demo-distro")) !== "", { timeoutMs: 15_000, what: "runsvdir to start demo-distro" });
       await plan(0);
 
       await host.writeFile(SPEC, spec(...BASE, DISTRO, doc("type: Service\nname: gdm")));
-      expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:gdm has no exec, but /etc/sv/gdm does not exist; install the package that ships it");
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:gdm has no exec, but /etc/sv/gdm does not exist; install the package that ships it");
     });
 
     it("removal removes the link and leaves /etc/sv/<name> alone", async () => {
@@ -346,24 +295,24 @@ describe("services on runit (runsvdir as PID 1)", () => {
       const pid = await pidOf("app");
       const output = await apply([...BASE, conf("two"), APP]);
       expect(output).toContain("service:app: changed, reloaded (file:conf changed, reloadOn matched)");
-      await host.waitFor(async () => (await demoLog("app")).includes(`hup ${pid}`), { timeoutMs: 10_000, what: "tend-app to get SIGHUP" });
-      expect(await starts("app")).toHaveLength(1);
+      await host.waitFor(async () => (await demoLog(host, "app")).includes(`hup ${pid}`), { timeoutMs: 10_000, what: "tend-app to get SIGHUP" });
+      expect(await demoStarts(host, "app")).toHaveLength(1);
       expect(await pidOf("app")).toBe(pid);
     });
 
     it("fails plan for a service without reloadSignal, never restarting it instead", async () => {
       const plain = doc('type: Service\nname: plain\nexec: /opt/demo/bin/demo plain\nreloadOn: ["file:conf"]');
       await host.writeFile(SPEC, spec(...BASE, conf("three"), plain));
-      expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:plain lists resources in reloadOn, but it cannot reload on runit");
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:plain lists resources in reloadOn, but it cannot reload on runit");
       await apply(BASE);
     });
   });
 
   it("fails plan with the seed's errors for the systemd and launchd escape hatches", async () => {
     await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: capped\nexec: /opt/demo/bin/demo capped\nsystemd:\n  MemoryMax: 512M")));
-    expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:capped sets `systemd` (MemoryMax), which only systemd supports, and this host uses runit");
+    expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:capped sets `systemd` (MemoryMax), which only systemd supports, and this host uses runit");
     await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: agent\nexec: /opt/demo/bin/demo agent\nlaunchd:\n  ProcessType: Background")));
-    expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:agent sets `launchd` (ProcessType), which only launchd supports, and this host uses runit");
+    expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:agent sets `launchd` (ProcessType), which only launchd supports, and this host uses runit");
     expect(await missing("/etc/sv/tend-capped")).toBe(true);
   });
 
@@ -373,11 +322,11 @@ describe("services on runit (runsvdir as PID 1)", () => {
     const before = await pidOf("web");
     await host.writeFile("/etc/sv/tend-web/run", original.replace("exec 2>&1\n", "exec 2>&1\nexport GREETING=edited\n"), { mode: 0o755 });
     expect(await plan(2)).toContain("! service:web drifted: /etc/sv/tend-web/run was edited");
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await host.readFile("/etc/sv/tend-web/run")).toBe(original);
     const after = await pidOf("web");
     expect(after).not.toBe(before);
-    expect((await starts("web")).at(-1)).toBe(`start ${after} ${GREETING}`);
+    expect((await demoStarts(host, "web")).at(-1)).toBe(`start ${after} ${GREETING}`);
     await plan(0);
   });
 
@@ -390,9 +339,9 @@ describe("services on runit (runsvdir as PID 1)", () => {
     }
     // Removal unlinks and waits for runsv to exit: nothing of them is left when apply returns.
     for (const pid of pids) expect(await alive(pid)).toBe(false);
-    const processes = (await sh("ps -eo args")).split("\n");
+    const processes = (await host.mustSh("ps -eo args")).split("\n");
     expect(processes.filter((args) => /^(runsv tend-|svlogd -tt \/var\/log\/tend-|\/bin\/sh \/opt\/demo\/bin\/demo )(web|guard|once)\b/.test(args))).toEqual([]);
-    expect((await sh("ps -o args= -p 1")).includes("supervise")).toBe(false); // runsvdir's log: no runsv complained
+    expect((await host.mustSh("ps -o args= -p 1")).includes("supervise")).toBe(false); // runsvdir's log: no runsv complained
     expect(await host.readFile("/var/log/tend-web/current")).toContain("demo web started as root");
     await plan(0);
   });

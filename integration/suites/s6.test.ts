@@ -66,20 +66,14 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     host = await startHost("s6");
     // The provider addresses a service as s6-rc does, through the live dir's servicedirs; here
     // that is the scan directory itself.
-    await run(["mkdir", "-p", "/run/s6-rc"]);
-    await run(["ln", "-s", SCAN, "/run/s6-rc/servicedirs"]);
+    await host.mustExec(["mkdir", "-p", "/run/s6-rc"]);
+    await host.mustExec(["ln", "-s", SCAN, "/run/s6-rc/servicedirs"]);
     read = { ...renderContext({ init: "s6" }), run: new ContainerRunner(host), files: new ContainerFiles(host) };
   });
 
   afterAll(async () => {
     await host?.stop();
   });
-
-  async function run(argv: string[]): Promise<string> {
-    const result = await host.exec(argv);
-    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
 
   /**
    * Writes what the provider renders for `svc` into /etc/s6/sv, as apply would, then gives s6 the
@@ -89,22 +83,22 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
   async function deploy(svc: Service, extra: Record<string, string> = {}): Promise<void> {
     const artifacts = provider.render(svc, renderContext({ init: "s6" }));
     for (const artifact of artifacts) {
-      if (artifact.store === "directory") await run(["mkdir", "-p", artifact.path]);
+      if (artifact.store === "directory") await host.mustExec(["mkdir", "-p", artifact.path]);
       else await host.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644 });
     }
     const source = `/etc/s6/sv/tend-${svc.name}`;
     const dir = `${SCAN}/.tend-${svc.name}.new`;
-    await run(["mkdir", "-p", dir]);
-    for (const file of ["run", "finish"]) await run(["/bin/sh", "-c", 'if [ -e "$1/$3" ]; then cp -p "$1/$3" "$2/$3"; fi', "sh", source, dir, file]);
+    await host.mustExec(["mkdir", "-p", dir]);
+    for (const file of ["run", "finish"]) await host.mustExec(["/bin/sh", "-c", 'if [ -e "$1/$3" ]; then cp -p "$1/$3" "$2/$3"; fi', "sh", source, dir, file]);
     // Through a shell, not host.writeFile: /run is a tmpfs, which Docker's copy API does not reach.
-    for (const [name, content] of Object.entries(extra)) await run(["/bin/sh", "-c", 'printf %s "$2" > "$1"', "sh", `${dir}/${name}`, content]);
-    await run(["mv", dir, `${SCAN}/tend-${svc.name}`]);
-    await run(["s6-svscanctl", "-a", SCAN]);
+    for (const [name, content] of Object.entries(extra)) await host.mustExec(["/bin/sh", "-c", 'printf %s "$2" > "$1"', "sh", `${dir}/${name}`, content]);
+    await host.mustExec(["mv", dir, `${SCAN}/tend-${svc.name}`]);
+    await host.mustExec(["s6-svscanctl", "-a", SCAN]);
   }
 
   /** `s6-svstat -o up,wantedup,pid,exitcode` as words. */
   async function svstat(name: string): Promise<{ up: boolean; wantedUp: boolean; pid: number; exitCode: number }> {
-    const [up, wantedUp, pid, exitCode] = (await run(["s6-svstat", "-o", "up,wantedup,pid,exitcode", `${SCAN}/tend-${name}`])).trim().split(" ");
+    const [up, wantedUp, pid, exitCode] = (await host.mustExec(["s6-svstat", "-o", "up,wantedup,pid,exitcode", `${SCAN}/tend-${name}`])).trim().split(" ");
     return { up: up === "true", wantedUp: wantedUp === "true", pid: Number(pid), exitCode: Number(exitCode) };
   }
 
@@ -120,7 +114,7 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     expect(await host.readFile("/tmp/env.out")).toBe(`${message}|info`);
     const status = await svstat("env");
     expect(status.up).toBe(true);
-    expect((await run(["cat", `/proc/${status.pid}/comm`])).trim()).toBe("sleep");
+    expect((await host.mustExec(["cat", `/proc/${status.pid}/comm`])).trim()).toBe("sleep");
   });
 
   it('restart "always" (no finish): s6 respawns the program after every exit', async () => {
@@ -147,7 +141,7 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     await sleep(2_500);
     expect(await lines("/tmp/once.count")).toEqual(["run"]);
     expect(await svstat("once")).toMatchObject({ up: false, wantedUp: false, exitCode: 3 });
-    expect((await run(["s6-svstat", `${SCAN}/tend-once`])).trim()).toMatch(/^down \(exitcode 3\) \d+ seconds, normally up, ready/);
+    expect((await host.mustExec(["s6-svstat", `${SCAN}/tend-once`])).trim()).toMatch(/^down \(exitcode 3\) \d+ seconds, normally up, ready/);
   });
 
   it("delivers every reloadSignal with the s6-svc command the provider's reload runs, without a restart", async () => {
@@ -160,7 +154,7 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
       const resource = service({ name: "signals", exec: "/bin/true", reloadSignal: signal, reloadOn: ["file:conf"] });
       await provider.apply({ key: "service:signals", action: "change", resource, ops: ["reload"], filesChanged: false, reasons: [] }, ctx);
       expect(ctx.runner.calls).toHaveLength(1);
-      await run(ctx.runner.calls[0]!.argv);
+      await host.mustExec(ctx.runner.calls[0]!.argv);
       await host.waitFor(async () => (await lines("/tmp/signals.log")).includes(signal), { what: `tend-signals to trap SIG${signal}` });
     }
     expect(await lines("/tmp/signals.log")).toEqual([...SIGNALS]);

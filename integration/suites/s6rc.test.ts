@@ -1,5 +1,6 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { doc, spec } from "../support/spec-documents.js";
 
 /**
  * The whole s6-rc path through the tend CLI, against the s6rc image: s6-svscan as PID 1, s6-rc's
@@ -26,7 +27,7 @@ interface Fleet {
 }
 
 /** The spec, as YAML documents (values JSON-quoted): web after db, a config file that restarts worker and reloads reloader. */
-function spec(fleet: Fleet): string {
+function fleetSpec(fleet: Fleet): string {
   const q = JSON.stringify;
   const docs = [
     `type: Service\nname: db\nexec: ${q("sleep 100000")}\nrestart: on_failure`,
@@ -42,7 +43,7 @@ function spec(fleet: Fleet): string {
   }
   if (fleet.crashy) docs.push(`type: Service\nname: crashy\nexec: ${q("sleep 1; exit 1")}\nrestart: always`);
   if (fleet.ready) docs.push(`type: Service\nname: ready\nexec: ${q("sleep 2; echo ready >&3; exec sleep 100003")}\nrestart: always`);
-  return docs.map((doc) => `tend: v1alpha1\n${doc}\n`).join("---\n");
+  return spec(...docs.map(doc));
 }
 
 const TITLE = "s6-rc services through the tend CLI";
@@ -60,40 +61,25 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     await host?.stop();
   });
 
-  async function run(argv: string[]): Promise<string> {
-    const result = await host.exec(argv);
-    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0): Promise<string> {
-    const result = await host.tend(args);
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
   async function declare(next: Fleet): Promise<void> {
     fleet = next;
-    await host.writeFile(SPEC, spec(next));
+    await host.writeFile(SPEC, fleetSpec(next));
   }
 
   const names = (text: string) => text.split("\n").filter(Boolean);
-  const upList = async () => names(await run(["s6-rc", "-l", "/run/s6-rc", "-a", "list"]));
-  const liveServices = async () => names(await run(["s6-rc-db", "-l", "/run/s6-rc", "list", "services"]));
-  const bootBundle = async () => names(await run(["s6-rc-db", "-c", "/etc/s6/db/current", "contents", "tend"]));
-  const current = async () => (await run(["readlink", "/etc/s6/db/current"])).trim();
+  const upList = async () => names(await host.mustExec(["s6-rc", "-l", "/run/s6-rc", "-a", "list"]));
+  const liveServices = async () => names(await host.mustExec(["s6-rc-db", "-l", "/run/s6-rc", "list", "services"]));
+  const bootBundle = async () => names(await host.mustExec(["s6-rc-db", "-c", "/etc/s6/db/current", "contents", "tend"]));
+  const current = async () => (await host.mustExec(["readlink", "/etc/s6/db/current"])).trim();
   async function svstat(name: string): Promise<{ up: boolean; wantedUp: boolean; ready: boolean; pid: number }> {
-    const [up, wantedUp, ready, pid] = (await run(["s6-svstat", "-o", "up,wantedup,ready,pid", `/run/s6-rc/servicedirs/tend-${name}`])).trim().split(" ");
+    const [up, wantedUp, ready, pid] = (await host.mustExec(["s6-svstat", "-o", "up,wantedup,ready,pid", `/run/s6-rc/servicedirs/tend-${name}`])).trim().split(" ");
     return { up: up === "true", wantedUp: wantedUp === "true", ready: ready === "true", pid: Number(pid) };
   }
 
   it("serves services with the s6 provider on this host", async () => {
     await declare(fleet);
-    expect(await tend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-s6@\S+\s+service on s6/m);
-    const plan = await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 2);
+    expect(await host.expectTend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-s6@\S+\s+service on s6/m);
+    const plan = await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 2 });
     expect(plan).toContain("host s6rc-host (s6)");
     expect(plan).toContain("+ service:web  printf");
     expect(plan).toContain("5 to add, 0 to change, 0 to remove");
@@ -101,20 +87,20 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
   it("compiles a fresh database, switches to it, starts every service and verifies it", async () => {
     const before = await current();
-    const output = await tend(["apply", "-f", SPEC]);
+    const output = await host.expectTend(["apply", "-f", SPEC]);
     expect(output).toMatch(/service:web: verified/);
     expect(await current()).toBe("tend-g1-a");
     expect(before).toBe("initial");
-    await run(["test", "-d", "/etc/s6/db/initial"]); // the image's own database stays
+    await host.mustExec(["test", "-d", "/etc/s6/db/initial"]); // the image's own database stays
     expect(await upList()).toEqual(expect.arrayContaining(["tend-db", "tend-web", "tend-worker", "tend-reloader"]));
     expect((await bootBundle()).sort()).toEqual(["tend-db", "tend-reloader", "tend-web", "tend-worker"]);
-    expect(names(await run(["s6-rc-db", "-l", "/run/s6-rc", "dependencies", "tend-web"]))).toEqual(["tend-db"]);
+    expect(names(await host.mustExec(["s6-rc-db", "-l", "/run/s6-rc", "dependencies", "tend-web"]))).toEqual(["tend-db"]);
     expect(await host.readFile("/tmp/web.version")).toBe(`1|it's "quoted" $HOME`);
     for (const name of ["db", "web", "worker", "reloader"]) expect(await svstat(name)).toMatchObject({ up: true, wantedUp: true });
   });
 
   it("plans nothing on a second run, and observes what it applied", async () => {
-    expect(await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 0)).toContain("0 to add, 0 to change, 0 to remove");
+    expect(await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 0 })).toContain("0 to add, 0 to change, 0 to remove");
     const result = await host.tend(["observe", "-f", SPEC, "--json"]);
     expect(result.exitCode).toBe(0);
     const observed = JSON.parse(result.stdout) as {
@@ -130,13 +116,13 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     const web = await svstat("web");
     const db = await svstat("db");
     await declare({ ...fleet, version: "2" });
-    const output = await tend(["apply", "-f", SPEC]);
+    const output = await host.expectTend(["apply", "-f", SPEC]);
     expect(output).toContain("restarting tend-web");
     expect(await host.readFile("/tmp/web.version")).toBe(`2|it's "quoted" $HOME`);
     expect((await svstat("web")).pid).not.toBe(web.pid);
     expect((await svstat("db")).pid).toBe(db.pid);
     expect(await current()).toBe("tend-g2-a");
-    await run(["test", "-d", "/etc/s6/db/tend-g1-a"]); // old databases stay
+    await host.mustExec(["test", "-d", "/etc/s6/db/tend-g1-a"]); // old databases stay
   });
 
   it("restarts on restartOn and reloads on reloadOn (SIGHUP through s6-svc, same process)", async () => {
@@ -144,7 +130,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     const worker = await svstat("worker");
     const reloader = await svstat("reloader");
     await declare({ ...fleet, conf: "b" });
-    const output = await tend(["apply", "-f", SPEC]);
+    const output = await host.expectTend(["apply", "-f", SPEC]);
     expect(output).toMatch(/service:worker: changed, restarted \(file:conf changed, restartOn matched\)/);
     expect(output).toMatch(/service:reloader: changed, reloaded/);
     expect((await svstat("worker")).pid).not.toBe(worker.pid);
@@ -154,60 +140,60 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   });
 
   it("reports an edited run file as drift and puts it back", async () => {
-    await run(["/bin/sh", "-c", "echo 'exec sleep 5' >> /etc/s6/sv/tend-web/run"]);
-    const plan = await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 2);
+    await host.mustSh("echo 'exec sleep 5' >> /etc/s6/sv/tend-web/run");
+    const plan = await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 2 });
     expect(plan).toContain("! service:web drifted: /etc/s6/sv/tend-web/run was edited");
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await host.readFile("/etc/s6/sv/tend-web/run")).not.toContain("exec sleep 5");
-    expect(await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 0)).toContain("0 to change");
+    expect(await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 0 })).toContain("0 to change");
   });
 
   it("starts a service s6 stopped behind s6-rc's back (s6-rc still lists it up)", async () => {
-    await run(["s6-svc", "-d", "/run/s6-rc/servicedirs/tend-worker"]);
+    await host.mustExec(["s6-svc", "-d", "/run/s6-rc/servicedirs/tend-worker"]);
     await host.waitFor(async () => !(await svstat("worker")).up, { what: "worker to stop" });
     expect(await upList()).toContain("tend-worker");
-    const plan = await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 2);
+    const plan = await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 2 });
     expect(plan).toContain("stopped, want running");
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await svstat("worker")).toMatchObject({ up: true, wantedUp: true });
   });
 
   it("stops a service and takes it out of the boot bundle when the spec says so", async () => {
     await declare({ ...fleet, worker: "{state: stopped, enabled: false}" });
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await upList()).not.toContain("tend-worker");
     expect(await bootBundle()).not.toContain("tend-worker");
     expect(await liveServices()).toContain("tend-worker");
     expect(await svstat("worker")).toMatchObject({ up: false, wantedUp: false });
     expect((await host.exec(["test", "-e", "/etc/s6/sv/tend/contents.d/tend-worker"])).exitCode).toBe(1);
-    expect(await tend(["plan", "-f", SPEC, "--detailed-exitcode"], 0)).toContain("0 to change");
+    expect(await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 0 })).toContain("0 to change");
   });
 
   it("waits for a service whose directory has a notification-fd until it says it is ready", async () => {
     // tend writes no notification-fd (it cannot know a program supports it); an admin may add one
-    await run(["mkdir", "-p", "/etc/s6/sv/tend-ready"]);
+    await host.mustExec(["mkdir", "-p", "/etc/s6/sv/tend-ready"]);
     await host.writeFile("/etc/s6/sv/tend-ready/notification-fd", "3\n");
     await declare({ ...fleet, ready: true });
-    await tend(["apply", "-f", SPEC]);
+    await host.expectTend(["apply", "-f", SPEC]);
     expect(await svstat("ready")).toMatchObject({ up: true, ready: true });
   });
 
   it("fails verification for a service that dies after it started, naming it", async () => {
     await declare({ ...fleet, crashy: true });
-    const output = await tend(["apply", "-f", SPEC], 1);
+    const output = await host.expectTend(["apply", "-f", SPEC], { exitCode: 1 });
     expect(output).toMatch(/service:crashy did not verify/);
   });
 
   it("brings a removed service down before the switch and leaves old databases in place", async () => {
     const webPid = (await svstat("web")).pid;
     await declare({ ...fleet, crashy: false, web: false });
-    const output = await tend(["apply", "-f", SPEC]);
+    const output = await host.expectTend(["apply", "-f", SPEC]);
     expect(output).toContain("service:web: removed");
     expect(await liveServices()).not.toContain("tend-web");
     expect(await bootBundle()).not.toContain("tend-web");
     expect((await host.exec(["test", "-e", "/etc/s6/sv/tend-web"])).exitCode).toBe(1);
     expect((await host.exec(["kill", "-0", String(webPid)])).exitCode).not.toBe(0);
-    const databases = names(await run(["ls", "/etc/s6/db"]));
+    const databases = names(await host.mustExec(["ls", "/etc/s6/db"]));
     expect(databases).toEqual(expect.arrayContaining(["current", "initial", "tend-g1-a", "tend-g2-a"]));
     expect(databases).toContain(await current());
     expect(await upList()).toEqual(expect.arrayContaining(["tend-db", "tend-reloader", "tend-ready"]));
@@ -216,9 +202,9 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   it("applies into an image root offline: compiles and points current there, touches nothing live", async () => {
     const live = await upList();
     const liveDb = await current();
-    await tend(["apply", "-f", SPEC, "--init", "s6", "--root", "/tmp/image"]);
-    expect((await run(["readlink", "/tmp/image/etc/s6/db/current"])).trim()).toBe("tend-g1-a");
-    expect(names(await run(["s6-rc-db", "-c", "/tmp/image/etc/s6/db/current", "contents", "tend"])).sort()).toEqual(["tend-db", "tend-ready", "tend-reloader"]);
+    await host.expectTend(["apply", "-f", SPEC, "--init", "s6", "--root", "/tmp/image"]);
+    expect((await host.mustExec(["readlink", "/tmp/image/etc/s6/db/current"])).trim()).toBe("tend-g1-a");
+    expect(names(await host.mustExec(["s6-rc-db", "-c", "/tmp/image/etc/s6/db/current", "contents", "tend"])).sort()).toEqual(["tend-db", "tend-ready", "tend-reloader"]);
     expect(await upList()).toEqual(live);
     expect(await current()).toBe(liveDb);
   });

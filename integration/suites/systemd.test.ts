@@ -1,5 +1,9 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySpec, planSpec } from "../support/apply-spec.js";
+import { DEMO, demoLog } from "../support/demo-daemon.js";
+import { GREETING } from "../support/greeting.js";
+import { doc, spec } from "../support/spec-documents.js";
 
 /**
  * @tend/provider-systemd against systemd booted as PID 1 (Debian 12, systemd 252), driven through
@@ -11,17 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const SPEC = "/spec/tend.yaml";
 
-/** A daemon that logs its starts, its GREETING and the signals it gets to /var/tmp/demo-<name>. */
-const DEMO = `#!/bin/sh
-name=$1
-log=/var/tmp/demo-$name
-printf "start %s %s\\n" "$$" "\${GREETING-unset}" >> "$log"
-trap 'echo "hup $$" >> "$log"' HUP
-trap 'echo "term $$" >> "$log"; exit 0' TERM
-[ -n "$2" ] && { sleep "$2"; exit 1; }
-while :; do sleep 1 & wait $!; done
-`;
-
 /** Stands in for the gdm3 package's unit (Debian's has the same [Install]). */
 const GDM_UNIT = `[Unit]
 Description=Stand-in display manager
@@ -30,9 +23,6 @@ ExecStart=/opt/demo/bin/demo gdm
 [Install]
 Alias=display-manager.service
 `;
-
-/** Quotes, `$(…)`, backticks, `%`, a specifier and a backslash: all must reach the program as written. */
-const GREETING = "it's $(touch /tmp/pwned) `id` \"q\" 100% %n $HOME back\\slash  two  spaces";
 
 const SEED_WEB = `# Managed by tend. Edits are overwritten on the next apply.
 
@@ -49,9 +39,6 @@ MemoryMax=512M
 [Install]
 WantedBy=multi-user.target
 `;
-
-const doc = (fields: string) => `tend: v1alpha1\n${fields.trim()}\n`;
-const spec = (...docs: string[]) => docs.join("---\n");
 
 const WEB = doc(`
 type: Service
@@ -128,39 +115,22 @@ describe("services and timers on a booted systemd", () => {
     await host?.stop();
   });
 
-  async function sh(script: string): Promise<string> {
-    const result = await host.sh(script);
-    if (result.exitCode !== 0) throw new Error(`${script} exited ${result.exitCode}\n${result.stdout}${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function tend(args: string[], expectedExit = 0, user?: string): Promise<string> {
-    const result = await host.tend(args, user ? { user } : {});
-    const output = result.stdout + result.stderr;
-    if (result.exitCode !== expectedExit) {
-      throw new Error(`tend ${args.join(" ")} exited ${result.exitCode}, not ${expectedExit}\n${output}\n${await host.logs()}`);
-    }
-    return output;
-  }
-
   /** Writes the spec and applies it: the system scope, then alice's. */
-  async function apply(docs: string[], expectedExit = 0): Promise<string> {
-    await host.writeFile(SPEC, spec(...docs));
-    const system = await tend(["apply", "-f", SPEC], expectedExit);
-    return system + (await tend(["apply", "-f", SPEC, "--user", "alice"]));
+  async function apply(docs: string[], exitCode = 0): Promise<string> {
+    const system = await applySpec(host, SPEC, docs, exitCode);
+    return system + (await host.expectTend(["apply", "-f", SPEC, "--user", "alice"]));
   }
 
-  const plan = (expectedExit: number, ...extra: string[]) => tend(["plan", "-f", SPEC, "--detailed-exitcode", ...extra], expectedExit);
+  const plan = (exitCode: number, ...extra: string[]) => planSpec(host, SPEC, exitCode, ...extra);
   const show = async (unit: string, property: string, user = false) =>
-    (await sh(`systemctl ${user ? "--user -M alice@ " : ""}show -p ${property} --value -- ${unit}`)).trim();
+    (await host.mustSh(`systemctl ${user ? "--user -M alice@ " : ""}show -p ${property} --value -- ${unit}`)).trim();
   const mainPid = (unit: string) => show(unit, "MainPID");
   const invocation = (unit: string) => show(unit, "InvocationID");
-  const demoLog = async (name: string) => (await host.exec(["cat", `/var/tmp/demo-${name}`])).stdout;
   const exists = async (path: string) => (await host.exec(["test", "-e", path])).exitCode === 0;
 
   it("serves services and timers with the systemd provider", async () => {
     await host.writeFile(SPEC, spec(...BASE));
-    expect(await tend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-systemd@\S+\s+service, timer on systemd/m);
+    expect(await host.expectTend(["providers", "-f", SPEC])).toMatch(/^\* @tend\/provider-systemd@\S+\s+service, timer on systemd/m);
     const planned = await plan(2);
     expect(planned).toContain("host systemd-host (systemd)");
     expect(planned).toContain("+ service:web  /opt/web/bin/server --port 8080");
@@ -175,40 +145,40 @@ describe("services and timers on a booted systemd", () => {
     expect(await show("tend-web.service", "MemoryMax")).toBe(String(512 * 1024 * 1024));
     expect(await show("tend-web.service", "StartLimitBurst")).toBe("3");
     expect(await show("tend-web.service", "ActiveState")).toBe("active");
-    expect(await sh("systemctl is-enabled tend-web.service")).toBe("enabled\n");
-    expect((await sh(`tr '\\0' '\\n' < /proc/${await mainPid("tend-web.service")}/environ`)).split("\n")).toContain("RUST_LOG=info");
+    expect(await host.mustSh("systemctl is-enabled tend-web.service")).toBe("enabled\n");
+    expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${await mainPid("tend-web.service")}/environ`)).split("\n")).toContain("RUST_LOG=info");
 
     expect(`${await show("tend-mount-data.service", "ActiveState")}/${await show("tend-mount-data.service", "SubState")}`).toBe("active/exited");
     expect(await host.readFile("/var/tmp/mount-data")).toBe("mounted\n");
 
     // sshd is Debian's alias of ssh.service, which the package already enabled: nothing to do
-    expect(await sh("systemctl is-enabled ssh.service")).toBe("enabled\n");
+    expect(await host.mustSh("systemctl is-enabled ssh.service")).toBe("enabled\n");
   });
 
   it("passes values through escaped: the program sees exactly what the spec said", async () => {
     const pid = await mainPid("tend-greet.service");
-    expect((await sh(`tr '\\0' '\\n' < /proc/${pid}/environ`)).split("\n")).toContain(`GREETING=${GREETING}`);
+    expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${pid}/environ`)).split("\n")).toContain(`GREETING=${GREETING}`);
     expect(await host.readFile("/var/tmp/greet.out")).toBe(`${GREETING}|100%\n`);
     expect(await exists("/tmp/pwned")).toBe(false);
   });
 
   it("runs syncthing as alice's user service under her lingering manager", async () => {
     const unit = "/home/alice/.config/systemd/user/tend-syncthing.service";
-    expect(await sh(`stat -c '%U %a' ${unit}`)).toBe("alice 644\n");
+    expect(await host.mustSh(`stat -c '%U %a' ${unit}`)).toBe("alice 644\n");
     expect(await host.readFile(unit)).toContain("[Unit]\nDescription=syncthing\nAfter=network-online.target\n\n[Service]\nExecStart=/usr/bin/env syncthing serve --no-browser\n");
     expect(await show("tend-syncthing.service", "ActiveState", true)).toBe("active");
-    expect(await sh("systemctl --user -M alice@ is-enabled tend-syncthing.service")).toBe("enabled\n");
-    expect(await sh("stat -c %U /proc/$(systemctl --user -M alice@ show -p MainPID --value tend-syncthing.service)")).toBe("alice\n");
+    expect(await host.mustSh("systemctl --user -M alice@ is-enabled tend-syncthing.service")).toBe("enabled\n");
+    expect(await host.mustSh("stat -c %U /proc/$(systemctl --user -M alice@ show -p MainPID --value tend-syncthing.service)")).toBe("alice\n");
   });
 
   it("schedules the timers: gc on Sundays, alice's backup at 02:30, enabled and waiting", async () => {
     expect(await show("tend-gc.timer", "TimersCalendar")).toContain("OnCalendar=Sun *-*-* 00:00:00");
-    expect(await sh("systemctl is-enabled tend-gc.timer")).toBe("enabled\n");
+    expect(await host.mustSh("systemctl is-enabled tend-gc.timer")).toBe("enabled\n");
     expect(await show("tend-gc.timer", "SubState")).toBe("waiting");
-    expect(await sh("systemctl list-timers --all --no-legend tend-gc.timer")).toMatch(/^Sun \d{4}-\d\d-\d\d 00:00:00 /);
+    expect(await host.mustSh("systemctl list-timers --all --no-legend tend-gc.timer")).toMatch(/^Sun \d{4}-\d\d-\d\d 00:00:00 /);
     expect(await show("tend-backup.timer", "TimersCalendar", true)).toContain("OnCalendar=*-*-* 02:30:00");
     expect(await show("tend-backup.timer", "SubState", true)).toBe("waiting");
-    expect(await sh("systemctl --user -M alice@ is-enabled tend-backup.timer")).toBe("enabled\n");
+    expect(await host.mustSh("systemctl --user -M alice@ is-enabled tend-backup.timer")).toBe("enabled\n");
   });
 
   it("fires a timer on its minute, running its oneshot service", async () => {
@@ -229,7 +199,7 @@ describe("services and timers on a booted systemd", () => {
   it("plans nothing on a second run, in both scopes, as root and as alice", async () => {
     expect(await plan(0)).toContain("0 to add, 0 to change, 0 to remove");
     expect(await plan(0, "--user", "alice")).toContain("0 to add, 0 to change, 0 to remove");
-    expect(await tend(["plan", "-f", SPEC, "--user", "--detailed-exitcode"], 0, "alice")).toContain("0 to add, 0 to change, 0 to remove");
+    expect(await host.expectTend(["plan", "-f", SPEC, "--user", "--detailed-exitcode"], { user: "alice" })).toContain("0 to add, 0 to change, 0 to remove");
   });
 
   it("reports a hand-edited unit as drift and restores it, restarting the service", async () => {
@@ -248,7 +218,7 @@ describe("services and timers on a booted systemd", () => {
   it("fails verification for a program that exits a second after starting, showing its journal", async () => {
     const flaky = doc("type: Service\nname: flaky\nexec: /opt/demo/bin/demo flaky 1\nrestart: always");
     await host.writeFile(SPEC, spec(...BASE, flaky));
-    const output = await tend(["apply", "-f", SPEC], 1);
+    const output = await host.expectTend(["apply", "-f", SPEC], { exitCode: 1 });
     expect(output).toMatch(/service:flaky did not verify: it (restarted|stopped) within 2 s of starting/);
     expect(output).toContain("tend-flaky.service");
     expect(output).toMatch(/last log lines:[\s\S]*tend-flaky\.service/);
@@ -270,7 +240,7 @@ describe("services and timers on a booted systemd", () => {
       const output = await apply([...others, conf("two"), RELOADER, PLAIN, SSHD_RELOAD]);
       expect(output).toContain("service:reloader: changed, reloaded (file:conf changed, reloadOn matched)");
       expect(output).toContain("service:sshd: changed, reloaded (file:conf changed, reloadOn matched)");
-      await host.waitFor(async () => (await demoLog("reloader")).includes(`hup ${reloader.pid}`), { timeoutMs: 10_000, what: "the reloader to get SIGHUP" });
+      await host.waitFor(async () => (await demoLog(host, "reloader")).includes(`hup ${reloader.pid}`), { timeoutMs: 10_000, what: "the reloader to get SIGHUP" });
       expect(await invocation("tend-reloader.service")).toBe(reloader.id);
       expect(await invocation("ssh.service")).toBe(ssh.id);
       expect(await mainPid("ssh.service")).toBe(ssh.pid);
@@ -280,7 +250,7 @@ describe("services and timers on a booted systemd", () => {
       const before = await invocation("tend-plain.service");
       const plainReload = PLAIN.replace("restart: always", 'restart: always\nreloadOn: ["file:conf"]');
       await host.writeFile(SPEC, spec(...others, conf("three"), RELOADER, plainReload, SSHD_RELOAD));
-      expect(await tend(["apply", "-f", SPEC], 1)).toContain("service:plain lists resources in reloadOn, but it cannot reload on systemd");
+      expect(await host.expectTend(["apply", "-f", SPEC], { exitCode: 1 })).toContain("service:plain lists resources in reloadOn, but it cannot reload on systemd");
       expect(await host.readFile("/etc/demo.conf")).toBe("two\n");
       expect(await invocation("tend-plain.service")).toBe(before);
       await apply(BASE);
@@ -293,34 +263,34 @@ describe("services and timers on a booted systemd", () => {
 
     beforeAll(async () => {
       await host.writeFile("/lib/systemd/system/gdm.service", GDM_UNIT);
-      await sh("systemctl daemon-reload && systemctl set-default multi-user.target");
+      await host.mustSh("systemctl daemon-reload && systemctl set-default multi-user.target");
     });
 
     it("enables a display manager without starting it, and boots the host to graphical.target", async () => {
       const output = await apply([...BASE, GDM]);
       expect(output).toContain("service:gdm: default target set to graphical.target (was multi-user.target)");
-      expect(await sh("systemctl get-default")).toBe("graphical.target\n");
-      expect(await sh("systemctl is-enabled gdm.service")).toBe("enabled\n");
-      expect(await sh("readlink /etc/systemd/system/display-manager.service")).toBe("/lib/systemd/system/gdm.service\n");
+      expect(await host.mustSh("systemctl get-default")).toBe("graphical.target\n");
+      expect(await host.mustSh("systemctl is-enabled gdm.service")).toBe("enabled\n");
+      expect(await host.mustSh("readlink /etc/systemd/system/display-manager.service")).toBe("/lib/systemd/system/gdm.service\n");
       expect(await show("gdm.service", "ActiveState")).toBe("inactive");
       await plan(0);
     });
 
     it("reports another default target as drift and sets it back", async () => {
-      await sh("systemctl set-default multi-user.target");
+      await host.mustSh("systemctl set-default multi-user.target");
       expect(await plan(2)).toContain("! service:gdm drifted: the host boots to multi-user.target, not graphical.target");
       await apply([...BASE, GDM]);
-      expect(await sh("systemctl get-default")).toBe("graphical.target\n");
+      expect(await host.mustSh("systemctl get-default")).toBe("graphical.target\n");
       await plan(0);
     });
 
     it("reports a unit no longer enabled as drift and enables it again", async () => {
-      await sh("systemctl disable gdm.service");
+      await host.mustSh("systemctl disable gdm.service");
       const planned = await plan(2);
       expect(planned).toMatch(/~ service:gdm {2}enable/);
       expect(planned).toContain("not enabled at boot, want enabled");
       await apply([...BASE, GDM]);
-      expect(await sh("systemctl is-enabled gdm.service")).toBe("enabled\n");
+      expect(await host.mustSh("systemctl is-enabled gdm.service")).toBe("enabled\n");
       expect(await show("gdm.service", "ActiveState")).toBe("inactive");
     });
 
@@ -328,18 +298,18 @@ describe("services and timers on a booted systemd", () => {
       const noSshd = BASE.filter((d) => d !== SSHD);
       await apply(noSshd);
       expect((await host.exec(["systemctl", "is-enabled", "gdm.service"])).stdout).toBe("disabled\n");
-      expect(await sh("systemctl get-default")).toBe("multi-user.target\n");
+      expect(await host.mustSh("systemctl get-default")).toBe("multi-user.target\n");
       expect(await host.readFile("/lib/systemd/system/gdm.service")).toBe(GDM_UNIT);
       // sshd went too: Debian's ssh.service is disabled by its real name, its files untouched
       expect((await host.exec(["systemctl", "is-enabled", "ssh.service"])).stdout).toBe("disabled\n");
       expect(await exists("/lib/systemd/system/ssh.service")).toBe(true);
-      await sh("systemctl enable ssh.service");
+      await host.mustSh("systemctl enable ssh.service");
       await apply(BASE);
     });
 
     it("fails apply for a unit the init does not know, naming the likely missing requires", async () => {
       await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: nosuch")));
-      const output = await tend(["apply", "-f", SPEC], 1);
+      const output = await host.expectTend(["apply", "-f", SPEC], { exitCode: 1 });
       expect(output).toContain("service:nosuch has no exec, but the init knows no unit `nosuch`; tend never creates one");
       expect(output).toContain("missing `requires`");
       await apply(BASE);
@@ -349,7 +319,7 @@ describe("services and timers on a booted systemd", () => {
       const journald = doc("type: Service\nname: systemd-journald\ndesired: {state: running, enabled: true}");
       await apply([...BASE, journald]);
       await plan(0);
-      const observed = await tend(["observe", "-f", SPEC, "service:systemd-journald"]);
+      const observed = await host.expectTend(["observe", "-f", SPEC, "service:systemd-journald"]);
       expect(observed).toMatch(/enabled\s+unobservable \(static\)/);
       await apply(BASE);
     });
@@ -357,19 +327,19 @@ describe("services and timers on a booted systemd", () => {
 
   it("fails plan with the seed's error for the launchd escape hatch", async () => {
     await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: notes\nexec: /opt/demo/bin/demo notes\nlaunchd:\n  ProcessType: Background")));
-    expect(await tend(["plan", "-f", SPEC], 1)).toContain("service:notes sets `launchd` (ProcessType), which only launchd supports, and this host uses systemd");
+    expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:notes sets `launchd` (ProcessType), which only launchd supports, and this host uses systemd");
   });
 
   it("applies into an image root with --root: units written and enabled there, nothing started here", async () => {
     const image = doc("type: Service\nname: imaged\nexec: /opt/demo/bin/demo imaged\nrestart: always");
     await host.writeFile("/spec/image.yaml", spec(image, GC));
-    await sh("mkdir -p /srv/image");
-    await tend(["apply", "-f", "/spec/image.yaml", "--root", "/srv/image"]);
-    expect(await sh("readlink /srv/image/etc/systemd/system/multi-user.target.wants/tend-imaged.service")).toBe("/etc/systemd/system/tend-imaged.service\n");
-    expect(await sh("readlink /srv/image/etc/systemd/system/timers.target.wants/tend-gc.timer")).toBe("/etc/systemd/system/tend-gc.timer\n");
+    await host.mustSh("mkdir -p /srv/image");
+    await host.expectTend(["apply", "-f", "/spec/image.yaml", "--root", "/srv/image"]);
+    expect(await host.mustSh("readlink /srv/image/etc/systemd/system/multi-user.target.wants/tend-imaged.service")).toBe("/etc/systemd/system/tend-imaged.service\n");
+    expect(await host.mustSh("readlink /srv/image/etc/systemd/system/timers.target.wants/tend-gc.timer")).toBe("/etc/systemd/system/tend-gc.timer\n");
     expect(await show("tend-imaged.service", "LoadState")).toBe("not-found");
-    expect(await demoLog("imaged")).toBe("");
-    await tend(["plan", "-f", "/spec/image.yaml", "--root", "/srv/image", "--detailed-exitcode"], 0);
+    expect(await demoLog(host, "imaged")).toBe("");
+    await host.expectTend(["plan", "-f", "/spec/image.yaml", "--root", "/srv/image", "--detailed-exitcode"], { exitCode: 0 });
   });
 
   it("removes services and timers: stopped, disabled, unit files deleted, forgotten by systemd", async () => {
@@ -380,14 +350,14 @@ describe("services and timers on a booted systemd", () => {
       expect(await exists(`/etc/systemd/system/${unit}`)).toBe(false);
       expect(await show(unit, "LoadState")).toBe("not-found");
     }
-    expect(await sh("ls /etc/systemd/system/multi-user.target.wants /etc/systemd/system/timers.target.wants")).not.toContain("tend-");
+    expect(await host.mustSh("ls /etc/systemd/system/multi-user.target.wants /etc/systemd/system/timers.target.wants")).not.toContain("tend-");
     for (const unit of ["tend-syncthing.service", "tend-backup.timer", "tend-backup.service"]) {
       expect(await exists(`/home/alice/.config/systemd/user/${unit}`)).toBe(false);
       expect(await show(unit, "LoadState", true)).toBe("not-found");
     }
     expect(await exists(`/proc/${webPid}`)).toBe(false);
     expect(await exists(`/proc/${syncPid}`)).toBe(false);
-    expect(await demoLog("web")).toContain(`term ${webPid}`);
+    expect(await demoLog(host, "web")).toContain(`term ${webPid}`);
     await plan(0);
   });
 });
