@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import type { Artifact } from "../contract/artifact.js";
 import type { ResourceChange } from "../contract/change.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors } from "../errors/catalogue.js";
@@ -294,4 +293,3 @@ async function checkDesired(
   return problems;
 }
 
-export type { Artifact };

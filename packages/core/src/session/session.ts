@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Artifact } from "../contract/artifact.js";
+import type { Operation } from "../contract/change.js";
 import type { RenderContext } from "../contract/context.js";
 import type { Observation } from "../contract/observation.js";
 import type { ProviderDefinition } from "../contract/provider.js";
@@ -199,7 +200,7 @@ export class Session {
       hostProblems.push(...found.map((e) => e.at({ provider: provider.name, file: this.spec.file })));
     }
     if (hostProblems.length > 0) throw hostProblems.length === 1 ? hostProblems[0]! : new TendErrors(hostProblems);
-    const providerInfo = new Map<string, { name: string; refused: import("../contract/change.js").Operation[] }>();
+    const providerInfo = new Map<string, { name: string; refused: Operation[] }>();
     for (const resource of [...resources, ...recorded.map(([, r]) => r.resource)]) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
