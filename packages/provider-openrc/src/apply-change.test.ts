@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Operation, ResourceChange, Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree } from "./__fixtures__/write-host-tree.js";
+import { writeHostTree } from "@tend/testkit";
 import { applyChange } from "./apply-change.js";
 
 const web: Service = { type: "service", name: "web", exec: "/opt/web/bin/server", restart: "always" };

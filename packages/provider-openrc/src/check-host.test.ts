@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import type { Service } from "@tend/core";
 import { applyContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree, type TreeEntry } from "./__fixtures__/write-host-tree.js";
+import { writeHostTree, type HostTree } from "@tend/testkit";
 import { checkHost } from "./check-host.js";
 
 const debian = readFileSync(new URL("./__fixtures__/deptree-debian.txt", import.meta.url), "utf8");
 const withNet = readFileSync(new URL("./__fixtures__/deptree-provides-net.txt", import.meta.url), "utf8");
 
-async function check(resources: Service[], tree: Record<string, TreeEntry>, offline = false) {
+async function check(resources: Service[], tree: HostTree, offline = false) {
   const ctx = await applyContext({ init: "openrc", offline });
   await writeHostTree(ctx.rootDir, tree);
   return checkHost(resources, new Map(), ctx);

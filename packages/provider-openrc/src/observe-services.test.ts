@@ -1,7 +1,7 @@
 import type { Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree } from "./__fixtures__/write-host-tree.js";
+import { writeHostTree } from "@tend/testkit";
 import { observeServices } from "./observe-services.js";
 
 const service = (fields: Omit<Service, "type">): Service => ({ type: "service", ...fields });

@@ -1,14 +1,14 @@
 import type { Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree, type TreeEntry } from "./__fixtures__/write-host-tree.js";
+import { writeHostTree, type HostTree } from "@tend/testkit";
 import { probeServices } from "./probe-services.js";
 
 const supervised: Service = { type: "service", name: "web", exec: "/opt/web/bin/server", restart: "always" };
 const background: Service = { type: "service", name: "bg", exec: "/opt/bg/bin/bg" };
 const distro: Service = { type: "service", name: "sshd", desired: { state: "running", enabled: true } };
 
-async function probe(status: string, tree: Record<string, TreeEntry>, resources: Service[] = [supervised]) {
+async function probe(status: string, tree: HostTree, resources: Service[] = [supervised]) {
   const runner = new RecordingRunner().on("rc-status -C -s", { stdout: status });
   const ctx = await applyContext({ init: "openrc", runner });
   await writeHostTree(ctx.rootDir, tree);

@@ -3,14 +3,14 @@ import { join } from "node:path";
 import type { ResourceChange, Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree, type TreeEntry } from "./__fixtures__/write-host-tree.js";
+import { writeHostTree, type HostTree } from "@tend/testkit";
 import { removeService } from "./remove-service.js";
 
 const removal = (resource: Service): ResourceChange => ({ key: `service:${resource.name}`, action: "remove", resource, ops: [], filesChanged: true, reasons: [] });
 const web: Service = { type: "service", name: "web", exec: "/opt/web/bin/server" };
 const sshd: Service = { type: "service", name: "sshd" };
 
-async function run(resource: Service, tree: Record<string, TreeEntry>, offline = false) {
+async function run(resource: Service, tree: HostTree, offline = false) {
   const runner = new RecordingRunner();
   const ctx = await applyContext({ init: "openrc", runner, offline });
   await writeHostTree(ctx.rootDir, tree);

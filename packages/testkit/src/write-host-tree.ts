@@ -1,11 +1,14 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
-/** A file's content, a symlink (`{ link }`) or a directory (`{ dir: true }`). */
-export type TreeEntry = string | { link: string } | { dir: true };
+/** A host path's entry: a file's content, a symlink (`{ link }`) or a folder (`{ dir: true }`). */
+export type HostTreeEntry = string | { link: string } | { dir: true };
 
-/** Lays out host paths under a test root (the folder standing for `/`). */
-export async function writeHostTree(root: string, tree: Record<string, TreeEntry>): Promise<void> {
+/** Host paths and what each holds, for laying out a test host. */
+export type HostTree = Record<string, HostTreeEntry>;
+
+/** Lays out host paths under a test root (the folder standing for `/`, e.g. `applyContext().rootDir`). */
+export async function writeHostTree(root: string, tree: HostTree): Promise<void> {
   for (const [path, entry] of Object.entries(tree)) {
     const real = join(root, path);
     if (typeof entry === "object" && "dir" in entry) {
