@@ -4,7 +4,9 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import { dependenciesOf } from "../model/validate-spec.js";
+import { artifactId } from "../plan/artifact-id.js";
 import { contentHash } from "../plan/content-hash.js";
+import { isCoreStore, providerStore } from "../session/artifact-stores.js";
 import type { ArtifactWrite, Plan, PlanEntry } from "../plan/plan-types.js";
 import { desiredOf } from "../plan/plan-changes.js";
 import { providerContext } from "../session/provider-context.js";
@@ -57,6 +59,12 @@ export async function applyPlan(
     failed.add(entry.key);
     failures.push(asTendError(error, entry.key, providerOf(entry)?.name));
   };
+  /** A resource whose dependency failed is not applied: it fails too, naming the dependency. */
+  const blocked = (entry: PlanEntry): boolean => {
+    const blocker = dependenciesOf(entry.resource).find((dep) => failed.has(dep));
+    if (blocker) fail(entry, errors.spec(`${entry.key} was not applied because ${blocker} failed`));
+    return blocker !== undefined;
+  };
   const conflicts = plan.entries.filter((e) => e.conflicts.length > 0);
   if (conflicts.length > 0 && !options.adopt) {
     throw conflicts.flatMap((e) => e.conflicts.map((path) => errors.conflict(e.key, path)))[0]!;
@@ -100,12 +108,7 @@ export async function applyPlan(
   // 3. Every write, in dependency order.
   const written: string[] = [];
   for (const entry of active.filter((e) => e.action !== "remove")) {
-    if (entry.writes.length === 0) continue;
-    const blocker = dependenciesOf(entry.resource).find((dep) => failed.has(dep));
-    if (blocker) {
-      fail(entry, errors.spec(`${entry.key} was not applied because ${blocker} failed`));
-      continue;
-    }
+    if (entry.writes.length === 0 || blocked(entry)) continue;
     try {
       const record = state.resources[entry.key]!;
       await writeArtifacts(session, entry, entry.writes, record.artifacts, state, assigned, backupDir);
@@ -134,12 +137,7 @@ export async function applyPlan(
   // 5. Operations, dependencies first.
   const verifyTargets: VerifyTarget[] = [];
   for (const entry of active.filter((e) => e.action !== "remove")) {
-    if (failed.has(entry.key)) continue;
-    const blocker = dependenciesOf(entry.resource).find((dep) => failed.has(dep));
-    if (blocker) {
-      fail(entry, errors.spec(`${entry.key} was not applied because ${blocker} failed`));
-      continue;
-    }
+    if (failed.has(entry.key) || blocked(entry)) continue;
     const provider = providerOf(entry);
     try {
       if (entry.resource.type === "service" && entry.resource.exec === undefined && entry.observation?.exists === false && provider) {
@@ -214,10 +212,10 @@ async function writeArtifacts(
   const custom = new Map<string, ArtifactWrite[]>();
   for (const write of writes) {
     const store = write.artifact.store ?? "file";
-    const record = recorded.find((r) => r.store === store && r.path === write.artifact.path);
+    const record = recorded.find((r) => artifactId(r) === artifactId(write.artifact));
     const edited = write.current !== null && write.current !== "" && (!record || contentHash(write.current) !== record.hash) && write.why !== "new";
     if (edited) await files.writeFile(join(backupDir, store, write.artifact.path.replace(/^\/+/, "").replace(/[^A-Za-z0-9_./-]/g, "_")), write.current!, { mode: 0o600 });
-    if (store === "file" || store === "symlink" || store === "directory") {
+    if (isCoreStore(store)) {
       await writeCoreArtifact(session, write, record);
     } else {
       custom.set(store, [...(custom.get(store) ?? []), write]);
@@ -225,11 +223,10 @@ async function writeArtifacts(
     updateRecord(recorded, write);
   }
   for (const [store, list] of custom) {
-    const provider = [...assigned.values()].find((p) => p.stores?.[store]);
-    if (!provider) throw errors.spec(`no loaded provider defines the artifact store \`${store}\``);
-    await provider.stores![store]!.write(
+    const owner = providerStore(assigned.values(), store);
+    await owner.store.write(
       list.map((w) => ({ artifact: w.artifact, content: w.content, expected: w.current })),
-      providerContext(session.parts, state, provider.name),
+      providerContext(session.parts, state, owner.provider.name),
     );
   }
 }
@@ -251,7 +248,7 @@ async function writeCoreArtifact(session: Session, write: ArtifactWrite, record:
 
 function updateRecord(recorded: RecordedArtifact[], write: ArtifactWrite): void {
   const store = write.artifact.store ?? "file";
-  const index = recorded.findIndex((r) => r.store === store && r.path === write.artifact.path);
+  const index = recorded.findIndex((r) => artifactId(r) === artifactId(write.artifact));
   if (write.content === null) {
     if (index >= 0) recorded.splice(index, 1);
     return;

@@ -22,6 +22,7 @@ import type { StateFile } from "../state/state-file.js";
 import { stateDir, StateStore } from "../state/state-store.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
+import { isCoreStore, providerStore } from "./artifact-stores.js";
 import { providerContext, type ContextParts } from "./provider-context.js";
 import { ProviderRegistry } from "./provider-registry.js";
 
@@ -147,14 +148,12 @@ export class Session {
       byStore.set(store, list);
     }
     for (const [store, paths] of byStore) {
-      if (store === "file" || store === "symlink" || store === "directory") {
+      if (isCoreStore(store)) {
         for (const path of paths) current.set(artifactId({ store, path }), await this.readCoreArtifact(store, path));
         continue;
       }
-      const provider = providers.find((p) => p.stores?.[store]);
-      if (!provider) throw errors.spec(`no loaded provider defines the artifact store \`${store}\``);
-      const ctx = providerContext(this.parts, state, provider.name);
-      const values = await provider.stores![store]!.read(paths, ctx);
+      const owner = providerStore(providers, store);
+      const values = await owner.store.read(paths, providerContext(this.parts, state, owner.provider.name));
       for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
     }
     return current;
