@@ -133,7 +133,8 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendEr
     });
     (resource.after ?? []).forEach((entry, i) => {
       if (!isServiceAfter(entry)) return;
-      const target = resources.find((r) => r?.type === "service" && r.name === entry);
+      const index = keys.get(`service:${entry}`);
+      const target = index === undefined ? undefined : resources[index];
       if (!target) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
       else if (target.type === "service" && target.exec === undefined) {
         found.push(errors.invalidField(key, "after", `names service:${entry}, a unit the distro ships; \`after\` takes tend services with an exec, "network" or a systemd *.target`, at(["after", i], "after")));
