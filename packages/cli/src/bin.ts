@@ -24,6 +24,16 @@ async function main(): Promise<void> {
     version,
   );
   process.exitCode = code;
+  finished = true;
 }
 
+// Node exits quietly, with status 0, when nothing is left to wait for; a command that has not
+// finished by then was waiting on a promise that can never settle. That is never success.
+let finished = false;
+process.on("beforeExit", () => {
+  if (finished) return;
+  finished = true;
+  process.stderr.write("error TEND_INTERNAL: tend stopped waiting before the command finished (a promise that never settles)\n  this is a bug in tend; please report it with the command you ran\n");
+  process.exitCode = 1;
+});
 void main();

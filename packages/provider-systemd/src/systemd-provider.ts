@@ -1,10 +1,12 @@
 import { API_VERSION, defineProvider } from "@tend/core";
+import { applyBatch } from "./apply-batch.js";
 import { applyChange } from "./apply-change.js";
 import { checkResource } from "./check-resource.js";
 import { observeUnits } from "./observe-units.js";
 import { probeUnits } from "./probe-units.js";
 import { refusedOperations } from "./refused-operations.js";
 import { reloadManagers } from "./reload-managers.js";
+import { removeBatch } from "./remove-batch.js";
 import { removeChange } from "./remove-change.js";
 import { renderArtifacts } from "./render-artifacts.js";
 import { unitLogs } from "./unit-logs.js";
@@ -31,7 +33,9 @@ export const systemdProvider = defineProvider({
   refusedOperations,
   afterWrites: reloadManagers,
   apply: applyChange,
+  applyBatch,
   remove: removeChange,
+  removeBatch,
   probe: probeUnits,
   logs: unitLogs,
 });

@@ -2,12 +2,13 @@ import type { Session } from "@tend/core";
 import type { CommandLine } from "../parse-command-line.js";
 
 /** Opens a session from the common flags. */
-export async function openSession(line: CommandLine, extra: { init?: string } = {}): Promise<Session> {
+export async function openSession(line: CommandLine, extra: { init?: string; log?: (text: string) => void } = {}): Promise<Session> {
   const { Session } = await import("@tend/core");
   return Session.open({
     ...(line.spec !== undefined ? { spec: line.spec } : {}),
     ...(extra.init ?? line.init ? { init: extra.init ?? line.init } : {}),
     ...(line.root !== undefined ? { root: line.root } : {}),
     ...(line.user !== undefined ? { user: line.user } : {}),
+    ...(extra.log ? { log: extra.log } : {}),
   });
 }

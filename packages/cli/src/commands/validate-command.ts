@@ -1,13 +1,39 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../parse-command-line.js";
+import { openSession } from "./open-session.js";
 
-/** The spec alone: fields, names, references, cycles. Needs no init and no provider. */
+/**
+ * The spec alone: fields, names, references, cycles, tend's own paths. Needs no init and no
+ * provider; when the host's init is known and its providers are installed, it also renders the
+ * spec there, so two resources that would write one path fail here rather than at apply.
+ */
 export async function validateCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { findSpec, loadSpec, resolveHost } = await import("@tend/core");
+  const { findSpec, loadSpec, resolveHost, TendError, TendErrors } = await import("@tend/core");
   const file = findSpec(line.spec);
   const host = resolveHost({ ...(line.init ? { init: line.init } : {}), ...(line.user !== undefined ? { user: line.user } : {}) }, false);
   const spec = await loadSpec(file, host.facts);
+  const clashes = await renderedClashes(line);
+  if (clashes.length > 0) throw clashes.length === 1 ? clashes[0]! : new TendErrors(clashes);
   const count = (type: string) => spec.resources.filter((r) => r.type === type).length;
   io.out(`${file}: valid, ${count("service")} services, ${count("timer")} timers, ${count("file")} files\n`);
   return 0;
+
+  async function renderedClashes(commandLine: CommandLine) {
+    let session;
+    try {
+      session = await openSession(commandLine);
+    } catch (error) {
+      if (TendError.isInstance(error) && (error.code === "TEND_NO_INIT" || error.code === "TEND_UNKNOWN_INIT")) return [];
+      throw error;
+    }
+    const resources = session.scopeResources();
+    try {
+      session.renderAll(resources, await session.assignProviders(resources));
+      return [];
+    } catch (error) {
+      if (!TendError.isInstance(error)) throw error;
+      const all = Array.isArray((error as InstanceType<typeof TendErrors>).errors) ? (error as InstanceType<typeof TendErrors>).errors : [error];
+      return all.filter((e) => e.code === "TEND_DUPLICATE");
+    }
+  }
 }

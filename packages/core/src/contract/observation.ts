@@ -15,6 +15,11 @@ export interface Observation {
   canReload?: boolean;
   /** Runtime drift the provider sees beyond files (e.g. a changed default target). */
   drift?: string[];
+  /**
+   * Things that change what tend owns without being tend's, reported by plan and left alone: a
+   * foreign systemd drop-in overriding a unit tend wrote. Unlike drift, apply does not act on them.
+   */
+  warnings?: string[];
   /** Anything else worth showing in `tend observe` (pid, sub-state, restarts). */
   details?: Record<string, string | number | boolean>;
 }

@@ -60,8 +60,23 @@ export interface ProviderDefinition {
   refusedOperations?(resource: Resource): Operation[];
   /** Carry out an add or change: `change.ops` in order. Runs after all artifacts are written and `afterWrites`. */
   apply(change: ResourceChange, ctx: ApplyContext): Promise<void>;
+  /**
+   * Carry out many adds and changes at once: one wave, in which no change depends on another,
+   * so the init can be asked once (`systemctl enable --now a b c`) instead of once per unit.
+   * Resolve with the failures by resource key (a key left out succeeded). When present, the
+   * core calls it instead of `apply`.
+   */
+  applyBatch?(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>>;
   /** A removal, before the core deletes its recorded artifacts: stop and disable. */
   remove(change: ResourceChange, ctx: ApplyContext): Promise<void>;
+  /** Many removals at once (one wave), as {@link applyBatch} is to `apply`. */
+  removeBatch?(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>>;
+  /**
+   * Folders this provider writes its own files into, with the prefix their names start with
+   * (`{ dir: "/etc/sv", prefix: "tend-" }`). After a lost state, files there carrying tend's
+   * header that no state records are reported as orphans instead of being forgotten.
+   */
+  managedFolders?(ctx: RenderContext): { dir: string; prefix: string }[];
   /**
    * Once per apply, after every artifact of every resource in this scope was written or deleted
    * and before any `apply`: `systemctl daemon-reload`, s6-rc's compile and switch. `paths` lists

@@ -198,6 +198,48 @@ export const moreErrors = {
       resource: ref,
       ...o,
     }),
+  diskFull: (verb: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_DISK_FULL", `cannot ${verb} ${path}: no space left on its device`, {
+      hint: "Free space on that device, then run apply again: every write is atomic, so nothing was left half-written",
+      ...o,
+    }),
+  readOnly: (verb: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_READ_ONLY", `cannot ${verb} ${path}: its file system is read-only`, {
+      hint: "Remount it read-write (or apply into an image root with --root DIR), then run apply again",
+      ...o,
+    }),
+  permission: (verb: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_PERMISSION", `cannot ${verb} ${path}: permission denied`, {
+      hint: "The system scope needs root (sudo tend …); your own services need --user",
+      ...o,
+    }),
+  io: (verb: string, path: string, detail: string, o?: TendErrorOptions) =>
+    new TendError("TEND_IO", `cannot ${verb} ${path}: ${detail}`, {
+      hint: "Check the device and the path, then run apply again",
+      ...o,
+    }),
+  stateDamaged: (path: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_STATE_DAMAGED", `the state file ${path} is damaged: ${why}`, {
+      hint: "Restore it from a backup. Or move it away and run plan: files tend wrote carry its header and are listed as orphans, which apply --adopt takes back",
+      ...o,
+    }),
+  orphan: (ref: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNMANAGED_FILE", `${ref} would write ${path}, which carries tend's header but which no state records`, {
+      hint: "tend wrote it and lost track of it (a lost or moved state): run apply with --adopt to take it back",
+      resource: ref,
+      ...o,
+    }),
+  interrupted: (signal: string, step: string, o?: TendErrorOptions) =>
+    new TendError("TEND_INTERRUPTED", `apply stopped by ${signal} after ${step}`, {
+      hint: "Run apply again to finish: the state records every step taken, and the rest is planned anew",
+      ...o,
+    }),
+  specTimeout: (file: string, seconds: number, o?: TendErrorOptions) =>
+    new TendError("TEND_SPEC_TIMEOUT", `${file} did not produce its resources within ${seconds} s`, {
+      hint: "A spec must settle: look for a promise that never resolves (set TEND_SPEC_TIMEOUT=SECONDS for a slow one)",
+      file,
+      ...o,
+    }),
   noProvider: (ref: string, init: string, o?: TendErrorOptions) =>
     new TendError("TEND_NO_PROVIDER", `no installed provider runs ${ref.split(":")[0]}s on ${init}`, { resource: ref, ...o }),
 } as const;

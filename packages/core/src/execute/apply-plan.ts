@@ -1,23 +1,23 @@
 import { join } from "node:path";
 import type { ResourceChange } from "../contract/change.js";
 import type { ProviderDefinition } from "../contract/provider.js";
-import { errors } from "../errors/catalogue.js";
-import type { TendError } from "../errors/tend-error.js";
+import { errors, moreErrors } from "../errors/catalogue.js";
+import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { dependenciesOf } from "../model/validate-spec.js";
-import { artifactId } from "../plan/artifact-id.js";
-import { contentHash } from "../plan/content-hash.js";
-import { isCoreStore, providerStore } from "../session/artifact-stores.js";
-import type { ArtifactWrite, Plan, PlanEntry } from "../plan/plan-types.js";
-import { desiredOf } from "../plan/plan-changes.js";
+import type { Plan, PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
-import type { RecordedArtifact, StateFile } from "../state/state-file.js";
+import type { StateFile } from "../state/state-file.js";
+import { applyWaves } from "./apply-waves.js";
+import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
+import { checkDesired } from "./check-desired.js";
+import { describeWrite, writeArtifacts } from "./write-artifacts.js";
 import { verifyServices, type VerifyTarget } from "./verify-services.js";
 
 /** Thrown when an apply is told to stop (SIGINT, SIGTERM, SIGHUP): the current step finished and the state is saved. */
 export class ApplyAborted extends Error {
-  constructor() {
-    super("apply stopped by a signal after finishing its current step; run apply again to finish");
+  constructor(readonly step: string) {
+    super(`apply stopped by a signal after ${step}; run apply again to finish`);
     this.name = "ApplyAborted";
   }
 }
@@ -29,21 +29,29 @@ export interface ApplyReport {
   failures: TendError[];
 }
 
+export interface ApplyOptions {
+  adopt?: boolean;
+  /** Aborted by a signal: the apply stops after the step it is in, with the state saved. */
+  signal?: AbortSignal;
+}
+
 const PAST: Record<string, string> = { enable: "enabled", disable: "disabled", start: "started", stop: "stopped", restart: "restarted", reload: "reloaded" };
 
 /**
- * Carries out a plan: removals, then every write, then each provider's `afterWrites`, then the
- * operations in dependency order, then verification. The state is saved after every step, with
- * the pending operations journalled first, so an apply killed anywhere converges when re-run.
- * A failure stops the resources that depend on it, never the independent ones.
+ * Carries out a plan: the intent of every change journalled first, then removals, every write,
+ * each provider's `afterWrites`, the operations in waves of independent resources (one batch per
+ * provider and wave), verification of every started service at once, and a final save. After
+ * each step the journal is synced, so an apply killed anywhere loses nothing it wrote and a rerun
+ * converges. A failure stops the resources that depend on it, never the independent ones.
  */
 export async function applyPlan(
   session: Session,
   plan: Plan,
   state: StateFile,
   assigned: Map<string, ProviderDefinition>,
-  options: { adopt?: boolean; signal?: AbortSignal } = {},
+  options: ApplyOptions = {},
 ): Promise<ApplyReport> {
+  const store = session.stateStore;
   const lines: string[] = [];
   const failures: TendError[] = [];
   const failed = new Set<string>();
@@ -55,77 +63,95 @@ export async function applyPlan(
   const ctxFor = (provider: ProviderDefinition) => providerContext(parts, state, provider.name);
   const providerOf = (entry: PlanEntry) => assigned.get(entry.key);
   const fail = (entry: PlanEntry, error: unknown) => {
-    if (error instanceof ApplyAborted) throw error;
     failed.add(entry.key);
     failures.push(asTendError(error, entry.key, providerOf(entry)?.name));
   };
   /** A resource whose dependency failed is not applied: it fails too, naming the dependency. */
   const blocked = (entry: PlanEntry): boolean => {
+    if (failed.has(entry.key)) return true;
     const blocker = dependenciesOf(entry.resource).find((dep) => failed.has(dep));
     if (blocker) fail(entry, errors.spec(`${entry.key} was not applied because ${blocker} failed`));
     return blocker !== undefined;
   };
-  const conflicts = plan.entries.filter((e) => e.conflicts.length > 0);
-  if (conflicts.length > 0 && !options.adopt) {
-    throw conflicts.flatMap((e) => e.conflicts.map((path) => errors.conflict(e.key, path)))[0]!;
-  }
-  const active = plan.entries.filter((e) => e.action !== "none");
-  if (active.length === 0) return { ok: true, lines, failures };
-  const backupDir = join(session.stateStore.dir, "backups", new Date().toISOString().replace(/[:.]/g, "-"));
-  const save = async () => {
-    await session.stateStore.save(state);
-    if (options.signal?.aborted) throw new ApplyAborted();
-  };
 
-  // 1. Journal what this apply sets out to do, before touching anything.
+  const unclaimed = plan.entries.flatMap((e) => [...e.conflicts.map((path) => errors.conflict(e.key, path)), ...e.orphans.map((path) => moreErrors.orphan(e.key, path))]);
+  if (unclaimed.length > 0 && !options.adopt) throw unclaimed.length === 1 ? unclaimed[0]! : new TendErrors(unclaimed);
+
+  const active = plan.entries.filter((e) => e.action !== "none");
+  if (active.length === 0) {
+    if (store.unsaved) await store.save(state);
+    return { ok: true, lines, failures };
+  }
+  const checkpoint = async (step: string) => {
+    await store.flush(state);
+    if (options.signal?.aborted) {
+      await store.save(state);
+      throw new ApplyAborted(step);
+    }
+  };
+  const backupDir = join(store.dir, "backups", new Date().toISOString().replace(/[:.]/g, "-"));
+
+  // 0. What the plan already knows apply must refuse fails its resource before anything is written.
   for (const entry of active) {
-    if (entry.action === "remove") continue;
+    const refusal = entry.refusals[0];
+    if (refusal) fail(entry, errors.unsafePath(refusal.path, `it is ${refusal.what}; tend never writes through or over it`));
+  }
+
+  // 1. Journal what this apply sets out to do, before touching anything; clear what a killed one left.
+  for (const entry of active) {
+    if (entry.action === "remove" || failed.has(entry.key)) continue;
     const record = state.resources[entry.key];
-    state.resources[entry.key] = {
+    store.set(state, entry.key, {
       resource: record?.resource ?? entry.resource,
       provider: entry.provider,
-      artifacts: record?.artifacts ?? [],
+      artifacts: intendedArtifacts(record?.artifacts ?? [], entry.writes),
       ...(entry.ops.length > 0 ? { pending: entry.ops } : {}),
-    };
+    });
   }
-  await save();
+  await checkpoint("recording the plan");
+  await session.files.perform(tempPaths(active, state).map((path) => ({ op: "clean-temps" as const, path })));
 
-  // 2. Removals, dependents first.
-  for (const entry of active.filter((e) => e.action === "remove")) {
-    const provider = providerOf(entry);
-    try {
-      if (provider) await provider.remove(toChange(entry), ctxFor(provider));
-      const recorded = state.resources[entry.key]?.artifacts ?? [];
-      await writeArtifacts(session, entry, entry.writes, recorded, state, assigned, backupDir);
-      delete state.resources[entry.key];
-      await save();
-      log(`${entry.key}: removed`);
-    } catch (error) {
-      fail(entry, error);
-    }
-  }
-
-  // 3. Every write, in dependency order.
+  // 2. Removals, dependents first, a wave at a time.
   const written: string[] = [];
-  for (const entry of active.filter((e) => e.action !== "remove")) {
-    if (entry.writes.length === 0 || blocked(entry)) continue;
-    try {
-      const record = state.resources[entry.key]!;
-      await writeArtifacts(session, entry, entry.writes, record.artifacts, state, assigned, backupDir);
-      record.resource = entry.resource;
-      await save();
+  const removals = active.filter((e) => e.action === "remove");
+  for (const wave of applyWaves([...removals].reverse()).reverse()) {
+    const stopped = await runProviders(wave, "remove");
+    const deleting = wave.filter((e) => stopped.has(e.key));
+    const results = await writeArtifacts(session, deleting, state, assigned, backupDir);
+    for (const entry of deleting) {
+      const error = results.get(entry.key);
+      if (error) {
+        fail(entry, error);
+        continue;
+      }
+      store.drop(state, entry.key);
       written.push(...entry.writes.map((w) => w.artifact.path));
-      for (const write of entry.writes) log(`${entry.key}: ${describeWrite(write)}`);
-    } catch (error) {
-      fail(entry, error);
+      log(`${entry.key}: removed`);
     }
+    await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);
   }
-  for (const path of active.filter((e) => e.action === "remove").flatMap((e) => e.writes.map((w) => w.artifact.path))) written.push(path);
+
+  // 3. Every write, in dependency order, as one batch.
+  const operating = active.filter((e) => e.action !== "remove");
+  const writing = operating.filter((e) => e.writes.length > 0 && !blocked(e));
+  const results = await writeArtifacts(session, writing, state, assigned, backupDir);
+  for (const entry of writing) {
+    const error = results.get(entry.key);
+    if (error) {
+      fail(entry, error);
+      continue;
+    }
+    const record = state.resources[entry.key]!;
+    store.set(state, entry.key, { ...record, resource: entry.resource, artifacts: confirmedArtifacts(record.artifacts, entry.writes) });
+    written.push(...entry.writes.map((w) => w.artifact.path));
+    for (const write of entry.writes) if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write)}`);
+  }
+  await checkpoint("writing files");
 
   // 4. Once per provider: daemon-reload, compile, switch.
   for (const provider of new Set(assigned.values())) {
     if (!provider.afterWrites) continue;
-    const mine = active.filter((e) => assigned.get(e.key) === provider);
+    const mine = active.filter((e) => assigned.get(e.key) === provider && !failed.has(e.key));
     if (mine.length === 0 && written.length === 0) continue;
     try {
       await provider.afterWrites(mine.map(toChange), written, ctxFor(provider));
@@ -133,39 +159,35 @@ export async function applyPlan(
       for (const entry of mine) fail(entry, error);
     }
   }
+  store.noteProviders(state);
+  await checkpoint("telling the init about the files");
 
-  // 5. Operations, dependencies first.
+  // 5. Operations, a wave of independent resources at a time.
   const verifyTargets: VerifyTarget[] = [];
-  for (const entry of active.filter((e) => e.action !== "remove")) {
-    if (failed.has(entry.key) || blocked(entry)) continue;
-    const provider = providerOf(entry);
-    try {
-      if (entry.resource.type === "service" && entry.resource.exec === undefined && entry.observation?.exists === false && provider) {
-        // Missing when planned; a file written in this apply may have provided it since.
-        const now = await provider.observe([entry.resource], ctxFor(provider));
-        if (now.get(entry.key)?.exists !== true) throw errors.unitMissing(entry.key, entry.resource.name);
-      }
-      if (provider) {
-        const ctx = ctxFor(provider);
-        await provider.apply(toChange(entry), ctx);
-        if (entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
-          verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx });
-        }
-      }
+  const waves = applyWaves(operating);
+  for (const [index, wave] of waves.entries()) {
+    const ready = wave.filter((e) => !blocked(e));
+    await recheckMissingUnits(ready);
+    const done = await runProviders(ready.filter((e) => !failed.has(e.key)), "apply");
+    for (const entry of ready) {
+      if (!done.has(entry.key)) continue;
       const record = state.resources[entry.key];
       if (record) {
-        record.resource = entry.resource;
-        delete record.pending;
+        const { pending: _pending, ...rest } = record;
+        store.set(state, entry.key, { ...rest, resource: entry.resource });
       }
-      await save();
-      const done = entry.ops.map((op) => PAST[op]!).join(", ");
-      log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${done ? `, ${done}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
-    } catch (error) {
-      fail(entry, error);
+      const provider = providerOf(entry);
+      if (provider && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
+        verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
+      }
+      const did = entry.ops.map((op) => PAST[op]!).join(", ");
+      log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
     }
+    store.noteProviders(state);
+    await checkpoint(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
   }
 
-  // 6. Verification: up, and still up with the same identity after the settle window.
+  // 6. Verification: up, and still up with the same identity after one settle window for all.
   if (!session.offline && verifyTargets.length > 0) {
     const problems = await verifyServices(verifyTargets, (ms) => new Promise((r) => setTimeout(r, ms)));
     for (const problem of problems) {
@@ -176,15 +198,80 @@ export async function applyPlan(
   }
   // 7. The state the spec asked for is the state the init reports.
   if (!session.offline) failures.push(...(await checkDesired(session, active, assigned, state, failed)));
-  await save();
+  await store.save(state);
   return { ok: failures.length === 0, lines, failures };
+
+  /** Runs each provider's part of a wave (batched when the provider can); the keys that succeeded. */
+  async function runProviders(wave: PlanEntry[], kind: "apply" | "remove"): Promise<Set<string>> {
+    const succeeded = new Set<string>();
+    const byProvider = new Map<ProviderDefinition | undefined, PlanEntry[]>();
+    for (const entry of wave) {
+      const provider = providerOf(entry);
+      const list = byProvider.get(provider);
+      if (list) list.push(entry);
+      else byProvider.set(provider, [entry]);
+    }
+    for (const [provider, entries] of byProvider) {
+      if (!provider) {
+        for (const entry of entries) succeeded.add(entry.key);
+        continue;
+      }
+      const ctx = ctxFor(provider);
+      const batch = kind === "apply" ? provider.applyBatch : provider.removeBatch;
+      if (batch) {
+        let outcome: Map<string, unknown>;
+        try {
+          outcome = await batch.call(provider, entries.map(toChange), ctx);
+        } catch (error) {
+          outcome = new Map(entries.map((e) => [e.key, error]));
+        }
+        for (const entry of entries) {
+          const error = outcome.get(entry.key);
+          if (error === undefined) succeeded.add(entry.key);
+          else fail(entry, error);
+        }
+        continue;
+      }
+      for (const entry of entries) {
+        try {
+          await (kind === "apply" ? provider.apply(toChange(entry), ctx) : provider.remove(toChange(entry), ctx));
+          succeeded.add(entry.key);
+        } catch (error) {
+          fail(entry, error);
+        }
+      }
+    }
+    return succeeded;
+  }
+
+  /** A distro unit missing when planned may have come with a file written since: ask once more, per provider. */
+  async function recheckMissingUnits(entries: PlanEntry[]): Promise<void> {
+    const missing = entries.filter((e) => e.resource.type === "service" && e.resource.exec === undefined && e.observation?.exists === false && providerOf(e));
+    const byProvider = new Map<ProviderDefinition, PlanEntry[]>();
+    for (const entry of missing) byProvider.set(providerOf(entry)!, [...(byProvider.get(providerOf(entry)!) ?? []), entry]);
+    for (const [provider, list] of byProvider) {
+      let now: Map<string, { exists: boolean }>;
+      try {
+        now = await provider.observe(list.map((e) => e.resource), ctxFor(provider));
+      } catch (error) {
+        for (const entry of list) fail(entry, error);
+        continue;
+      }
+      for (const entry of list) if (now.get(entry.key)?.exists !== true) fail(entry, errors.unitMissing(entry.key, entry.resource.name));
+    }
+  }
 }
 
-function describeWrite(write: ArtifactWrite): string {
-  const store = write.artifact.store ?? "file";
-  if (write.content === null) return `deleted ${write.artifact.path}`;
-  const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
-  return `${what}${write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : ""}`;
+/** Paths whose temp files a killed apply may have left: everything this one writes, and every unconfirmed write. */
+function tempPaths(active: PlanEntry[], state: StateFile): string[] {
+  const paths = new Set<string>();
+  for (const entry of active) for (const write of entry.writes) if ((write.artifact.store ?? "file") !== "directory" && isCore(write.artifact.store)) paths.add(write.artifact.path);
+  for (const record of Object.values(state.resources)) for (const a of record.artifacts) if (a.writing !== undefined && isCore(a.store)) paths.add(a.path);
+  return [...paths];
+}
+
+function isCore(store: string | undefined): boolean {
+  return store === undefined || store === "file" || store === "symlink";
 }
 
 function toChange(entry: PlanEntry): ResourceChange {
@@ -198,95 +285,3 @@ function toChange(entry: PlanEntry): ResourceChange {
     reasons: entry.reasons,
   };
 }
-
-async function writeArtifacts(
-  session: Session,
-  entry: PlanEntry,
-  writes: ArtifactWrite[],
-  recorded: RecordedArtifact[],
-  state: StateFile,
-  assigned: Map<string, ProviderDefinition>,
-  backupDir: string,
-): Promise<void> {
-  const files = session.files;
-  const custom = new Map<string, ArtifactWrite[]>();
-  for (const write of writes) {
-    const store = write.artifact.store ?? "file";
-    const record = recorded.find((r) => artifactId(r) === artifactId(write.artifact));
-    const edited = write.current !== null && write.current !== "" && (!record || contentHash(write.current) !== record.hash) && write.why !== "new";
-    if (edited) await files.writeFile(join(backupDir, store, write.artifact.path.replace(/^\/+/, "").replace(/[^A-Za-z0-9_./-]/g, "_")), write.current!, { mode: 0o600 });
-    if (isCoreStore(store)) {
-      await writeCoreArtifact(session, write, record);
-    } else {
-      custom.set(store, [...(custom.get(store) ?? []), write]);
-    }
-    updateRecord(recorded, write);
-  }
-  for (const [store, list] of custom) {
-    const owner = providerStore(assigned.values(), store);
-    await owner.store.write(
-      list.map((w) => ({ artifact: w.artifact, content: w.content, expected: w.current })),
-      providerContext(session.parts, state, owner.provider.name),
-    );
-  }
-}
-
-async function writeCoreArtifact(session: Session, write: ArtifactWrite, record: RecordedArtifact | undefined): Promise<void> {
-  const files = session.files;
-  const artifact = write.artifact;
-  const store = artifact.store ?? "file";
-  if (write.content === null) {
-    if (store === "directory") await files.removeDir(artifact.path, record?.ephemeral ?? artifact.ephemeral ?? []);
-    else await files.remove(artifact.path);
-    return;
-  }
-  const owner = { ...(artifact.owner ? { owner: artifact.owner } : {}), ...(artifact.group ? { group: artifact.group } : {}) };
-  if (store === "directory") await files.mkdir(artifact.path, { mode: artifact.mode ?? 0o755, ...owner });
-  else if (store === "symlink") await files.symlink(artifact.path, artifact.content);
-  else await files.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644, ...owner });
-}
-
-function updateRecord(recorded: RecordedArtifact[], write: ArtifactWrite): void {
-  const store = write.artifact.store ?? "file";
-  const index = recorded.findIndex((r) => artifactId(r) === artifactId(write.artifact));
-  if (write.content === null) {
-    if (index >= 0) recorded.splice(index, 1);
-    return;
-  }
-  const entry: RecordedArtifact = {
-    store,
-    path: write.artifact.path,
-    hash: contentHash(write.content),
-    ...(write.artifact.ephemeral ? { ephemeral: write.artifact.ephemeral } : {}),
-  };
-  if (index >= 0) recorded[index] = entry;
-  else recorded.push(entry);
-}
-
-async function checkDesired(
-  session: Session,
-  active: PlanEntry[],
-  assigned: Map<string, ProviderDefinition>,
-  state: StateFile,
-  failed: Set<string>,
-): Promise<TendError[]> {
-  const services = active.filter((e) => e.action !== "remove" && e.resource.type === "service" && !failed.has(e.key));
-  if (services.length === 0) return [];
-  const observed = await session.observeAll(services.map((e) => e.resource), assigned, state);
-  const problems: TendError[] = [];
-  for (const entry of services) {
-    if (entry.resource.type !== "service") continue;
-    const refused = assigned.get(entry.key)?.refusedOperations?.(entry.resource) ?? [];
-    const desired = desiredOf(entry.resource);
-    const now = observed.get(entry.key);
-    if (!now) continue;
-    if (desired.state && now.state !== undefined && now.state !== desired.state && !refused.includes(desired.state === "running" ? "start" : "stop")) {
-      problems.push(errors.verifyFailed(entry.key, `the init reports it ${now.state}, and the spec wants it ${desired.state}`));
-    }
-    if (now.enabled !== undefined && now.enabled !== desired.enabled) {
-      problems.push(errors.verifyFailed(entry.key, `the init reports it ${now.enabled ? "enabled" : "disabled"} at boot, and the spec wants it ${desired.enabled ? "enabled" : "disabled"}`));
-    }
-  }
-  return problems;
-}
-

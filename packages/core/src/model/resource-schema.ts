@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 
@@ -83,7 +84,7 @@ export const FileSchema = z
   .object({
     type: z.literal("file"),
     name,
-    path: oneLine.regex(/^\/(?!.*(^|\/)\.\.?(\/|$))/, { message: "must be an absolute path without `.` or `..` parts" }),
+    path: oneLine.regex(NORMAL_PATH_PATTERN, { message: "must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`" }),
     content: z.string().refine((text) => !hasNul(text), { message: "must not hold a NUL byte" }),
     mode: z.string().regex(/^0?[0-7]{3,4}$/, { message: "must be an octal mode such as `0644`" }).optional(),
     owner: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a user name or id" }).optional(),

@@ -16,7 +16,12 @@ const DISTRO_UNIT_REFUSES = ["restart", "after", "env", "description", "systemd"
  * Validates a spec's raw resources into the model: every field of every resource, then the rules
  * between resources (duplicates, references, cycles). Collects every error, throws them together.
  */
-export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({})): Resource[] {
+export interface ValidateOptions {
+  /** Folders that are tend's own (its state, journal, backups and lock): no `file` may be written there. */
+  reserved?: string[];
+}
+
+export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}), options: ValidateOptions = {}): Resource[] {
   const found: TendError[] = [];
   const resources: (Resource | undefined)[] = raw.map((item, index) => {
     const parsed = ResourceSchema.safeParse(item);
@@ -25,7 +30,7 @@ export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}
     return undefined;
   });
   const valid = resources.filter((r): r is Resource => r !== undefined);
-  if (found.length === 0) found.push(...crossCheck(resources, locate));
+  if (found.length === 0) found.push(...crossCheck(resources, locate, options));
   if (found.length > 0) throw found.length === 1 ? found[0]! : new TendErrors(found);
   return valid;
 }
@@ -82,7 +87,7 @@ export function isServiceAfter(entry: string): boolean {
   return entry !== "network" && !entry.endsWith(".target");
 }
 
-function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendError[] {
+function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions): TendError[] {
   const found: TendError[] = [];
   const keys = new Map<string, number>();
   const folded = new Map<string, string>();
@@ -104,8 +109,11 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendEr
       const owner = paths.get(resource.path);
       if (owner) found.push(errors.duplicate(key, `writes ${resource.path}, as ${owner} does`, { ...at(["path"]), field: "path" }));
       paths.set(resource.path, key);
+      const own = options.reserved?.find((dir) => resource.path === dir || resource.path.startsWith(`${dir}/`));
+      if (own) found.push(errors.invalidField(key, "path", `${resource.path} is inside ${own}, which holds tend's own state, journal, backups or lock`, { ...at(["path"]), field: "path" }));
     }
   });
+  found.push(...unitNameClashes(resources, locate));
   resources.forEach((resource, index) => {
     if (!resource) return;
     const key = `${resource.type}:${resource.name}`;
@@ -153,4 +161,27 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate): TendEr
 
 function distroUnitErrors(service: Service, key: string, at: (path: (string | number)[], field: string) => ErrorLocation): TendError[] {
   return DISTRO_UNIT_REFUSES.filter((field) => service[field] !== undefined).map((field) => errors.distroUnitField(key, field, at([field], field)));
+}
+
+/**
+ * A distro unit named like one tend renders (`tend-web` beside a service or timer `web`) is
+ * the same unit twice: each apply would rewrite or remove what the other just did.
+ */
+function unitNameClashes(resources: (Resource | undefined)[], locate: Locate): TendError[] {
+  const rendered = new Map<string, string>();
+  for (const resource of resources) {
+    if (!resource || resource.type === "file" || (resource.type === "service" && resource.exec === undefined)) continue;
+    const base = `tend-${resource.name}`.toLowerCase();
+    const key = `${resource.type}:${resource.name}`;
+    for (const unit of resource.type === "timer" ? [base, `${base}.timer`, `${base}.service`] : [base, `${base}.service`]) rendered.set(unit, key);
+  }
+  const found: TendError[] = [];
+  resources.forEach((resource, index) => {
+    if (!resource || resource.type !== "service" || resource.exec !== undefined) return;
+    const owner = rendered.get(resource.name.toLowerCase());
+    if (!owner) return;
+    const key = `service:${resource.name}`;
+    found.push(errors.duplicate(key, `names the unit ${resource.name}, which tend renders for ${owner}`, { ...locate(index, ["name"]), resource: key, field: "name" }));
+  });
+  return found;
 }

@@ -6,6 +6,7 @@ import { painter, type Paint } from "./paint.js";
 export function formatPlan(plan: Plan, paint: Paint = painter(false)): string {
   const scope = plan.scope.kind === "user" ? `, user ${plan.scope.user}` : "";
   const lines = [`host ${plan.host.name} (${INIT_DISPLAY_NAMES[plan.host.init]}${scope})`];
+  for (const warning of plan.warnings) lines.push(`  ${paint.yellow("!")} ${warning}`);
   for (const entry of plan.entries) lines.push(...formatEntry(entry, paint));
   const counts = planCounts(plan);
   lines.push(`  ${counts.add} to add, ${counts.change} to change, ${counts.remove} to remove`);
@@ -14,28 +15,36 @@ export function formatPlan(plan: Plan, paint: Paint = painter(false)): string {
 
 function formatEntry(entry: PlanEntry, paint: Paint): string[] {
   const detail = (label: string, text: string) => `      ${paint.dim(label)}  ${text}`;
-  const conflict =
-    entry.conflicts.length > 0
-      ? [`  ${paint.red("!")} ${entry.key} conflict: ${entry.conflicts.join(", ")} exists and tend did not write it; apply refuses it without --adopt`]
-      : [];
-  if (entry.action === "add" && conflict.length > 0) return conflict;
+  const blockers = [
+    ...entry.refusals.map((r) => `  ${paint.red("!")} ${entry.key} refused: ${r.path} is ${r.what}; apply never writes through or over it`),
+    ...entry.conflicts.map((path) => `  ${paint.red("!")} ${entry.key} conflict: ${path} exists and tend did not write it; apply refuses it without --adopt`),
+    ...entry.orphans.map((path) => `  ${paint.red("!")} ${entry.key} orphan: ${path} carries tend's header, but no state records it; apply --adopt takes it back`),
+  ];
+  const warnings = entry.warnings.map((w) => `  ${paint.yellow("!")} ${entry.key} warning: ${w}`);
   switch (entry.action) {
     case "none":
-      return [];
+      return warnings;
     case "add":
-      return [`  ${paint.green("+")} ${entry.key}  ${entry.summary}`, ...entry.reasons.map((r) => detail("reason", r))];
+      if (blockers.length > 0) return [...blockers, ...warnings];
+      return [`  ${paint.green("+")} ${entry.key}  ${entry.summary}`, ...entry.reasons.map((r) => detail("reason", r)), ...warnings];
     case "remove":
-      return [`  ${paint.red("-")} ${entry.key}`];
+      return [`  ${paint.red("-")} ${entry.key}`, ...warnings];
     case "change": {
-      const out: string[] = [...conflict];
+      const out: string[] = [...blockers];
       if (entry.drift.length > 0) out.push(`  ${paint.yellow("!")} ${entry.key} drifted: ${entry.drift.join("; ")}`);
-      const what = entry.ops.length > 0 ? entry.ops.join(", ") : entry.writes.length > 0 ? "rewrite its files" : "";
+      const what = entry.ops.length > 0 ? entry.ops.join(", ") : changeWithoutOps(entry);
       if (out.length === 0) out.push(`  ${paint.yellow("~")} ${entry.key}  ${what}`);
       else if (what) out.push(detail("then", what));
-      out.push(...entry.reasons.map((r) => detail("reason", r)));
+      out.push(...entry.reasons.map((r) => detail("reason", r)), ...warnings);
       return out;
     }
   }
+}
+
+function changeWithoutOps(entry: PlanEntry): string {
+  if (entry.writes.length === 0) return "";
+  if (entry.writes.every((w) => w.why === "unrecorded")) return "record its files (an earlier apply stopped before it could)";
+  return "rewrite its files";
 }
 
 /** The plan as data, for `tend plan --json`. */
@@ -46,8 +55,9 @@ export function planToJson(plan: Plan): unknown {
     scope: plan.scope.kind === "user" ? { kind: "user", user: plan.scope.user } : { kind: "system" },
     serial: plan.serial,
     counts: planCounts(plan),
+    warnings: plan.warnings,
     changes: plan.entries
-      .filter((e) => e.action !== "none")
+      .filter((e) => e.action !== "none" || e.warnings.length > 0)
       .map((e) => ({
         key: e.key,
         action: e.action,
@@ -57,6 +67,9 @@ export function planToJson(plan: Plan): unknown {
         reasons: e.reasons,
         drift: e.drift,
         conflicts: e.conflicts,
+        orphans: e.orphans,
+        refusals: e.refusals,
+        warnings: e.warnings,
         files: e.writes.map((w) => ({ path: w.artifact.path, store: w.artifact.store ?? "file", change: w.content === null ? "delete" : "write", why: w.why })),
       })),
   };

@@ -6,7 +6,8 @@ import { errors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { canonicalReference } from "../model/reference.js";
 import type { Resource } from "../model/resource-schema.js";
-import type { StateFile } from "../state/state-file.js";
+import type { RecordedArtifact, StateFile } from "../state/state-file.js";
+import { carriesManagedHeader } from "../model/managed-header.js";
 import { artifactId } from "./artifact-id.js";
 import { contentHash } from "./content-hash.js";
 import { orderResources } from "./order-resources.js";
@@ -23,6 +24,13 @@ export interface PlanInput {
   rendered: Map<string, Artifact[]>;
   /** Current content of every artifact involved, by artifactId (null = absent). */
   current: Map<string, string | null>;
+  /**
+   * Artifacts whose path holds something tend must not write through or over (a link where a
+   * file goes, such as a `/dev/null` mask; a folder; a device), by artifactId, described.
+   */
+  obstacles?: Map<string, string>;
+  /** Things about the scope as a whole, reported with the plan (state entries left out, unclaimed orphans). */
+  warnings?: string[];
   observations: Map<string, Observation>;
   adopt: boolean;
   /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
@@ -46,10 +54,13 @@ export function planChanges(input: PlanInput): Plan {
   const recorded = orderResources(recordedKeys.map((key) => ({ key, resource: input.state.resources[key]!.resource }))).reverse();
   for (const { key, resource } of recorded) {
     const record = input.state.resources[key]!;
-    const writes: ArtifactWrite[] = record.artifacts
-      .slice()
-      .reverse()
-      .map((a) => ({ artifact: { store: a.store, path: a.path, content: "" }, content: null, current: input.current.get(artifactId(a)) ?? null, why: "removed" as const }));
+    const warnings: string[] = [];
+    const writes: ArtifactWrite[] = [];
+    for (const a of record.artifacts.slice().reverse()) {
+      const obstacle = input.obstacles?.get(artifactId(a));
+      if (obstacle) warnings.push(`${a.path} is now ${obstacle}, not what tend wrote; tend leaves it in place`);
+      else writes.push({ artifact: { store: a.store, path: a.path, content: "" }, content: null, current: input.current.get(artifactId(a)) ?? null, why: "removed" });
+    }
     removals.push({
       key,
       action: "remove",
@@ -60,13 +71,16 @@ export function planChanges(input: PlanInput): Plan {
       reasons: [],
       drift: [],
       conflicts: [],
+      orphans: [],
+      refusals: [],
+      warnings,
       writes,
       artifacts: [],
       summary: "",
     });
   }
   if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
-  return { host: input.host, scope: input.scope, entries: [...entries.values(), ...removals], serial: input.state.serial };
+  return { host: input.host, scope: input.scope, entries: [...entries.values(), ...removals], warnings: input.warnings ?? [], serial: input.state.serial };
 }
 
 function summaryOf(resource: Resource): string {
@@ -96,6 +110,9 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     reasons: [],
     drift: [...(observation?.drift ?? [])],
     conflicts: [],
+    orphans: [],
+    refusals: [],
+    warnings: [...(observation?.warnings ?? [])],
     writes: [],
     artifacts,
     ...(observation ? { observation } : {}),
@@ -121,39 +138,74 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
   entry.reasons = reasons;
   if (!record) entry.action = "add";
-  else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0) entry.action = "change";
+  else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
+    entry.action = "change";
+  }
   return entry;
 }
 
 const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
 const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
-function diffArtifacts(entry: PlanEntry, recorded: { store: string; path: string; hash: string }[], input: PlanInput): void {
+/**
+ * Compares each artifact with the host and the state. Content tend recorded (or had begun to
+ * write, per the journal) is tend's: rewritten when outdated, only recorded when already right.
+ * Content tend never recorded is a conflict (an orphan when it carries tend's header) unless
+ * adopted; a link, folder or device where a file goes is refused outright.
+ */
+function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: PlanInput): void {
   const wanted = new Set(entry.artifacts.map(artifactId));
+  const byId = new Map(recorded.map((r) => [artifactId(r), r]));
   for (const artifact of entry.artifacts) {
     const id = artifactId(artifact);
+    const obstacle = input.obstacles?.get(id);
+    if (obstacle) {
+      entry.refusals.push({ path: artifact.path, what: obstacle });
+      continue;
+    }
+    const record = byId.get(id);
     const current = input.current.get(id) ?? null;
-    const record = recorded.find((r) => artifactId(r) === id);
-    if (current !== null && current === artifact.content) continue;
-    if (current === null) {
-      if (record) entry.drift.push(`${artifact.path} was deleted`);
-      entry.writes.push({ artifact, content: artifact.content, current, why: record ? "deleted" : "new" });
-    } else if (record && contentHash(current) === record.hash) {
-      entry.writes.push({ artifact, content: artifact.content, current, why: "changed" });
+    const ours = (text: string) => record !== undefined && (contentHash(text) === record.hash || contentHash(text) === record.writing);
+    const write = (why: ArtifactWrite["why"]) => entry.writes.push({ artifact, content: artifact.content, current, why });
+    const store = artifact.store ?? "file";
+    if (current !== null && current === artifact.content) {
+      if (record && record.hash === contentHash(current) && record.writing === undefined) continue;
+      // Right on disk, not (fully) recorded: an interrupted apply's write, or a link or folder
+      // that is already exactly as wanted. A file tend never recorded stays the admin's.
+      if (record || store === "symlink" || store === "directory" || input.adopt) write("unrecorded");
+      else unclaimed(entry, artifact.path, current, store);
+    } else if (current === null) {
+      if (record && record.hash !== null) entry.drift.push(`${artifact.path} was deleted`);
+      write(record && record.hash !== null ? "deleted" : "new");
+    } else if (ours(current)) {
+      write("changed");
     } else if (record) {
       entry.drift.push(`${artifact.path} was edited`);
-      entry.writes.push({ artifact, content: artifact.content, current, why: "edited" });
+      write("edited");
     } else if (input.adopt) {
-      entry.writes.push({ artifact, content: artifact.content, current, why: "adopted" });
+      write("adopted");
     } else {
-      entry.conflicts.push(artifact.path);
+      unclaimed(entry, artifact.path, current, store);
     }
   }
   for (const record of recorded) {
-    if (wanted.has(artifactId(record))) continue;
-    const current = input.current.get(artifactId(record)) ?? null;
-    if (current !== null) entry.writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: "obsolete" });
+    const id = artifactId(record);
+    if (wanted.has(id)) continue;
+    const obstacle = input.obstacles?.get(id);
+    if (obstacle) {
+      entry.warnings.push(`${record.path} is now ${obstacle}, not what tend wrote; tend leaves it in place`);
+      continue;
+    }
+    // Deleted even when already gone: a record an interrupted apply left must not outlive its file.
+    const current = input.current.get(id) ?? null;
+    entry.writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: current === null ? "unrecorded" : "obsolete" });
   }
+}
+
+/** A target holding content tend never recorded: an orphan when it carries tend's header. */
+function unclaimed(entry: PlanEntry, path: string, current: string, store: string): void {
+  if (store === "file" && carriesManagedHeader(current)) entry.orphans.push(path);
+  else entry.conflicts.push(path);
 }
 
 /** Desired state: `desired` when given, else fspec's rule (exec: running; distro unit: unmanaged). */

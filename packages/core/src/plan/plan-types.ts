@@ -10,8 +10,12 @@ export interface ArtifactWrite {
   content: string | null;
   /** What the host held at plan time (null = absent); stores use it to refuse a changed target. */
   current: string | null;
-  /** Why: `new`, `changed`, `edited`, `deleted`, `adopted`, `obsolete`. */
-  why: "new" | "changed" | "edited" | "deleted" | "adopted" | "obsolete" | "removed";
+  /**
+   * Why: `new`, `changed`, `edited`, `deleted`, `adopted`, `obsolete`, `removed`; `unrecorded`
+   * when the bytes on disk are already right and only the state lacks them (an apply killed
+   * between its write and the write's confirmation): nothing is written, the state catches up.
+   */
+  why: "new" | "changed" | "edited" | "deleted" | "adopted" | "obsolete" | "removed" | "unrecorded";
 }
 
 export interface PlanEntry {
@@ -28,6 +32,12 @@ export interface PlanEntry {
   drift: string[];
   /** Target paths that hold files tend did not write; apply refuses them without --adopt. */
   conflicts: string[];
+  /** Conflicts that carry tend's managed header: files tend wrote and lost track of (`--adopt` takes them back). */
+  orphans: string[];
+  /** Targets apply refuses whatever the flags: a link (a `/dev/null` mask), a folder or a device where a file goes. */
+  refusals: { path: string; what: string }[];
+  /** Reported and left alone: things that change what tend owns without being tend's (a foreign drop-in). */
+  warnings: string[];
   writes: ArtifactWrite[];
   /** The artifacts the resource renders to now (empty for a removal). */
   artifacts: Artifact[];
@@ -41,13 +51,16 @@ export interface Plan {
   scope: Scope;
   /** Adds and changes in dependency order, then removals in reverse dependency order. */
   entries: PlanEntry[];
+  /** Things about the scope as a whole: state entries left out, orphans no resource claims. */
+  warnings: string[];
   /** The state serial the plan was computed from. */
   serial: number;
 }
 
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
-  const count = (action: PlanEntry["action"]) => plan.entries.filter((e) => e.action === action).length;
-  return { add: count("add"), change: count("change"), remove: count("remove") };
+  const counts = { add: 0, change: 0, remove: 0 };
+  for (const entry of plan.entries) if (entry.action !== "none") counts[entry.action] += 1;
+  return counts;
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -1,7 +1,7 @@
 import type { ApplyContext } from "../contract/context.js";
 import type { HostFacts, Scope } from "../contract/host.js";
 import type { Runner } from "../contract/runner.js";
-import type { LocalHostFiles } from "../execute/host-files.js";
+import type { LocalHostFiles } from "../files/host-files.js";
 import type { StateFile } from "../state/state-file.js";
 
 export interface ContextParts {

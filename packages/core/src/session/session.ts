@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Artifact } from "../contract/artifact.js";
 import type { Operation } from "../contract/change.js";
@@ -8,7 +8,9 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import type { Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
 import { TendError, TendErrors } from "../errors/tend-error.js";
-import { LocalHostFiles } from "../execute/host-files.js";
+import { LocalHostFiles } from "../files/host-files.js";
+import { carriesManagedHeader } from "../model/managed-header.js";
+import { readdirSync } from "node:fs";
 import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
@@ -51,11 +53,12 @@ export class Session {
     offline = root !== undefined,
   ) {
     const files = new LocalHostFiles(root, host.scope);
-    this.parts = { facts: host.facts, scope: host.scope, runner, files, root, offline, log };
+    this.parts = { facts: host.facts, scope: host.scope, runner, files, root: root === undefined ? undefined : files.root, offline, log };
     this.stateStore = new StateStore(files, stateDir(host.scope));
   }
 
   static async open(options: SessionOptions): Promise<Session> {
+    checkRoot(options.root);
     const host = resolveHost(options);
     const file = findSpec(options.spec, options.cwd);
     const spec = await loadSpec(file, host.facts);
@@ -109,7 +112,7 @@ export class Session {
   renderAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, ctx: RenderContext = this.renderContext()): Map<string, Artifact[]> {
     const rendered = new Map<string, Artifact[]>();
     const problems: TendError[] = [];
-    const owners = new Map<string, string>();
+    const owners = new Map<string, { key: string; store: string }>();
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
@@ -123,10 +126,14 @@ export class Session {
         }
         const artifacts = provider ? provider.render(resource, ctx) : fileArtifacts(resource as Extract<Resource, { type: "file" }>);
         for (const artifact of artifacts) {
-          const id = artifactId(artifact);
+          // Core stores share one namespace, the host's paths: a file where a service's folder goes collides too.
+          const store = artifact.store ?? "file";
+          const id = isCoreStore(store) ? artifact.path : artifactId(artifact);
           const owner = owners.get(id);
-          if (owner && artifact.store !== "directory") problems.push(errors.duplicate(key, `would write ${artifact.path}, as ${owner} does`, { file: this.spec.file }));
-          owners.set(id, key);
+          if (owner && owner.key !== key && !(owner.store === "directory" && store === "directory")) {
+            problems.push(errors.duplicate(key, `would write ${artifact.path}, as ${owner.key} does`, { file: this.spec.file }));
+          }
+          owners.set(id, { key, store });
         }
         rendered.set(key, artifacts);
       } catch (error) {
@@ -137,33 +144,39 @@ export class Session {
     return rendered;
   }
 
-  /** Reads what the host holds for each artifact, batched per store. */
-  async readArtifacts(artifacts: Pick<Artifact, "store" | "path">[], state: StateFile, providers: ProviderDefinition[]): Promise<Map<string, string | null>> {
+  /**
+   * Reads what the host holds for each artifact, batched per store; for the core's stores also
+   * what tend must refuse to write through or over (a link where a file goes, a folder, a device).
+   */
+  async readArtifacts(
+    artifacts: Pick<Artifact, "store" | "path">[],
+    state: StateFile,
+    providers: ProviderDefinition[],
+  ): Promise<{ current: Map<string, string | null>; obstacles: Map<string, string> }> {
     const current = new Map<string, string | null>();
-    const byStore = new Map<string, string[]>();
+    const obstacles = new Map<string, string>();
+    const byStore = new Map<string, Set<string>>();
     for (const artifact of artifacts) {
       const store = artifact.store ?? "file";
-      const list = byStore.get(store) ?? [];
-      if (!list.includes(artifact.path)) list.push(artifact.path);
-      byStore.set(store, list);
+      let paths = byStore.get(store);
+      if (!paths) byStore.set(store, (paths = new Set()));
+      paths.add(artifact.path);
     }
     for (const [store, paths] of byStore) {
       if (isCoreStore(store)) {
-        for (const path of paths) current.set(artifactId({ store, path }), await this.readCoreArtifact(store, path));
+        for (const path of paths) {
+          const id = artifactId({ store, path });
+          const found = readCoreArtifact(this.parts.files, store, path);
+          current.set(id, found.content);
+          if (found.obstacle) obstacles.set(id, found.obstacle);
+        }
         continue;
       }
       const owner = providerStore(providers, store);
-      const values = await owner.store.read(paths, providerContext(this.parts, state, owner.provider.name));
+      const values = await owner.store.read([...paths], providerContext(this.parts, state, owner.provider.name));
       for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
     }
-    return current;
-  }
-
-  private async readCoreArtifact(store: string, path: string): Promise<string | null> {
-    const files = this.parts.files;
-    if (store === "symlink") return files.readLink(path);
-    if (store === "directory") return (await files.isDirectory(path)) ? "" : null;
-    return files.readFile(path);
+    return { current, obstacles };
   }
 
   /** One `observe` call per provider, with all of its resources. */
@@ -185,12 +198,13 @@ export class Session {
   async buildPlan(options: { adopt?: boolean } = {}): Promise<{ plan: Plan; state: StateFile; assigned: Map<string, ProviderDefinition> }> {
     const state = await this.stateStore.load();
     const resources = this.scopeResources();
-    const recorded = Object.entries(state.resources).filter(([key]) => !resources.some((r) => `${r.type}:${r.name}` === key));
+    const declared = new Set(resources.map((r) => `${r.type}:${r.name}`));
+    const recorded = Object.entries(state.resources).filter(([key]) => !declared.has(key));
     const assigned = await this.assignProviders([...resources, ...recorded.map(([, r]) => r.resource)]);
     const rendered = this.renderAll(resources, assigned);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
-    const current = await this.readArtifacts(artifacts, state, providers);
+    const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
@@ -205,6 +219,7 @@ export class Session {
       const provider = assigned.get(key);
       if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource) ?? [] });
     }
+    const warnings = [...this.stateStore.problems, ...(await this.unclaimedOrphans(state, rendered))];
     const plan = planChanges({
       host: this.host.facts,
       scope: this.host.scope,
@@ -213,14 +228,53 @@ export class Session {
       providers: providerInfo,
       rendered,
       current,
+      obstacles,
       observations,
+      warnings,
       adopt: options.adopt ?? false,
       offline: this.offline,
     });
     return { plan, state, assigned };
   }
 
-  /** The lock file for this scope (as root for another user: under /run, never in their home). */
+  /**
+   * Files carrying tend's header in the folders the host's providers write to, that no state
+   * records and no declared resource renders: what a lost state would otherwise silently forget.
+   */
+  private async unclaimedOrphans(state: StateFile, rendered: Map<string, Artifact[]>): Promise<string[]> {
+    const known = new Set<string>();
+    for (const record of Object.values(state.resources)) for (const a of record.artifacts) known.add(a.path);
+    for (const list of rendered.values()) for (const a of list) known.add(a.path);
+    const found: string[] = [];
+    for (const provider of await this.hostProviders()) {
+      for (const { dir, prefix } of provider.managedFolders?.(this.renderContext()) ?? []) {
+        for (const name of (await this.files.readDir(dir)) ?? []) {
+          const path = `${dir}/${name}`;
+          if (!name.startsWith(prefix) || known.has(path) || !carriesHeader(this.files, path)) continue;
+          found.push(`orphan: ${path} carries tend's header, but no state records it and the spec does not declare it; delete it, or declare it again and apply --adopt to take it back`);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The providers that serve this host's init, loaded when installed (orphan search needs them even for an empty spec). */
+  private async hostProviders(): Promise<ProviderDefinition[]> {
+    const found: ProviderDefinition[] = [];
+    for (const type of ["service", "timer"] as const) {
+      const pkg = this.registry.packageFor(this.host.facts.init, type);
+      if (!pkg) continue;
+      try {
+        const provider = await this.registry.load(pkg);
+        if (!found.includes(provider)) found.push(provider);
+      } catch {
+        // a provider that cannot load fails the plan elsewhere when the spec needs it
+      }
+    }
+    return found;
+  }
+
+  /** The lock file for this scope, real (as root for another user: under /run, never in their home). */
   lockPath(): string {
     const scope = this.host.scope;
     if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0) return this.parts.files.real(`/run/tend/user-${scope.uid}.lock`);
@@ -233,9 +287,49 @@ function groupByProvider(resources: Resource[], assigned: Map<string, ProviderDe
   for (const resource of resources) {
     const provider = assigned.get(`${resource.type}:${resource.name}`);
     if (!provider) continue;
-    groups.set(provider, [...(groups.get(provider) ?? []), resource]);
+    const list = groups.get(provider);
+    if (list) list.push(resource);
+    else groups.set(provider, [resource]);
   }
   return groups;
+}
+
+/** What a core store's artifact holds on the host, or what tend must refuse to touch there. */
+function readCoreArtifact(files: LocalHostFiles, store: string, path: string): { content: string | null; obstacle?: string } {
+  const found = files.inspect(path);
+  if (found.kind === "absent") return { content: null };
+  if (store === "symlink") {
+    if (found.kind === "symlink") return { content: found.target };
+    if (found.kind === "file") return { content: found.content };
+    return { content: null, obstacle: found.kind === "directory" ? "a folder" : "a device or socket" };
+  }
+  if (store === "directory") {
+    if (found.kind === "directory") return { content: "" };
+    return { content: null, obstacle: found.kind === "symlink" ? `a symlink to ${found.target}` : "a file" };
+  }
+  if (found.kind === "file") return { content: found.content };
+  if (found.kind === "symlink") return { content: null, obstacle: `a symlink to ${found.target}${found.target === "/dev/null" ? " (a mask)" : ""}` };
+  return { content: null, obstacle: found.kind === "directory" ? "a folder" : "a device or socket" };
+}
+
+/** Whether a file, or any file right inside a folder, carries tend's managed header. */
+function carriesHeader(files: LocalHostFiles, path: string): boolean {
+  const found = files.inspect(path);
+  if (found.kind === "file") return carriesManagedHeader(found.content);
+  if (found.kind !== "directory") return false;
+  for (const name of readdirSyncSafe(files.real(path))) {
+    const inner = files.inspect(`${path}/${name}`);
+    if (inner.kind === "file" && carriesManagedHeader(inner.content)) return true;
+  }
+  return false;
+}
+
+function readdirSyncSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** Any error a provider throws becomes a TendError stamped with the provider and resource. */
@@ -244,4 +338,17 @@ export function asTendError(error: unknown, resource: string | undefined, provid
     ? error
     : new TendError("TEND_PROVIDER_FAILED", `${provider ?? "a provider"} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   return stamped.at({ ...(resource ? { resource } : {}), ...(provider ? { provider } : {}) });
+}
+
+/**
+ * `--root` names an image root. An empty one (an unset `$IMG` in a build script) or `/` would
+ * turn an offline image apply into one on the live host: refused before anything is read.
+ */
+export function checkRoot(root: string | undefined): void {
+  if (root === undefined) return;
+  if (root.trim() === "" || resolve(root) === "/") {
+    throw errors.usage(`--root ${JSON.stringify(root)} names no image root${root.trim() === "" ? " (an unset variable?)" : ""}`, {
+      hint: "Give the folder of an image root (--root /srv/image), or drop --root to work on this host",
+    });
+  }
 }

@@ -4,6 +4,7 @@ import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
 import type { ResourceList, TendConfig } from "../model/builders.js";
 import type { RawSpec } from "./load-yaml-spec.js";
+import { withDeadline } from "./with-deadline.js";
 
 /**
  * Loads `tend.config.{ts,mts,js,mjs}` with no build step. `@tend/core` inside the spec resolves
@@ -15,18 +16,19 @@ export async function loadModuleSpec(file: string, host: HostFacts): Promise<Raw
   const jiti = createJiti(import.meta.url, { alias: { "@tend/core": coreEntry }, moduleCache: false, fsCache: false, tryNative: false });
   let exported: unknown;
   try {
-    exported = await jiti.import(file, { default: true });
+    exported = await withDeadline(jiti.import(file, { default: true }), file);
   } catch (error) {
     if (TendError.isInstance(error)) throw error.at({ file });
-    throw errors.spec(`${file} could not be loaded: ${(error as Error).message.split("\n")[0]}`, { file, cause: error });
+    throw errors.spec(`${file} could not be loaded: ${describeThrown(error)}`, { file, cause: error });
   }
+  if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
   const config = toConfig(exported, file);
   let list: ResourceList;
   try {
-    list = await config.resources(host);
+    list = await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
   } catch (error) {
     if (TendError.isInstance(error)) throw error.at({ file });
-    throw errors.spec(`${file} failed while building the resource list: ${(error as Error).message}`, { file, cause: error });
+    throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, cause: error });
   }
   const resources = flatten(list);
   return { resources, locate: () => ({ file }), ...(config.providers ? { providers: config.providers } : {}) };
@@ -48,4 +50,19 @@ function flatten(list: ResourceList): unknown[] {
     else out.push(item);
   }
   return out;
+}
+
+/** What a spec threw, in one line: an Error's message, or the thrown value itself (`throw "boom"`). */
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
+  if (typeof error === "string") return error;
+  try {
+    return `it threw ${JSON.stringify(error) ?? String(error)}`;
+  } catch {
+    return `it threw ${String(error)}`;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

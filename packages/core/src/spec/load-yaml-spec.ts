@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { isMap, LineCounter, parseAllDocuments, type Document } from "yaml";
+import { isAlias, isMap, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
 import { errors } from "../errors/catalogue.js";
 import type { ErrorLocation } from "../errors/tend-error.js";
 import type { Locate } from "../model/validate-spec.js";
@@ -28,7 +28,7 @@ export async function loadYamlSpec(file: string): Promise<RawSpec> {
     }
     if (doc.contents === null) continue;
     if (!isMap(doc.contents)) throw errors.spec("each YAML document must be one resource (a mapping)", at(doc.contents.range?.[0]));
-    const value = doc.toJS({ maxAliasCount: 50 }) as Record<string, unknown>;
+    const value = documentValue(doc, file, at);
     const version = value.tend;
     if (version !== "v1alpha1") {
       throw errors.spec(`each document needs \`tend: v1alpha1\`${version === undefined ? "" : `, not \`${String(version)}\``}`, { ...at(doc.contents.range?.[0]), field: "tend" });
@@ -48,4 +48,33 @@ export async function loadYamlSpec(file: string): Promise<RawSpec> {
     return { file };
   };
   return { resources, locate };
+}
+
+/**
+ * A document as plain data. Anchors and aliases work within one document (one resource); an
+ * alias to another document's anchor, or one that expands beyond reason (a "billion laughs"),
+ * is the spec's error, at the alias's line.
+ */
+function documentValue(doc: Document, file: string, at: (offset: number | undefined) => ErrorLocation): Record<string, unknown> {
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (error) {
+    let offset: number | undefined;
+    let name = "";
+    visit(doc, {
+      Alias(_key, node) {
+        if (!isAlias(node)) return undefined;
+        offset ??= node.range?.[0];
+        name ||= node.source;
+        return undefined;
+      },
+    });
+    const message = (error as Error).message ?? String(error);
+    const why = /Excessive alias count/.test(message)
+      ? "its aliases expand to too much data"
+      : /Unresolved alias/.test(message)
+        ? `alias *${name} names no anchor earlier in the same document (anchors reach only within one document, one resource)`
+        : message.split("\n")[0];
+    throw errors.spec(`${file} cannot be read: ${why}`, at(offset));
+  }
 }

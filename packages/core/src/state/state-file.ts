@@ -5,7 +5,13 @@ import type { Resource } from "../model/resource-schema.js";
 export interface RecordedArtifact {
   store: string;
   path: string;
-  hash: string;
+  /** Hash of the content tend last wrote and saw through; null when a write was begun but never confirmed. */
+  hash: string | null;
+  /**
+   * Hash of a write begun and not yet confirmed (the journal's intent). Content with this hash
+   * is tend's too: an apply killed after the write and before its confirmation loses nothing.
+   */
+  writing?: string;
   /** For a directory: entries the init creates inside it, removed with it. */
   ephemeral?: string[];
 }
@@ -14,13 +20,13 @@ export interface RecordedResource {
   resource: Resource;
   provider: string;
   artifacts: RecordedArtifact[];
-  /** Operations an apply set out to do and had not finished (the journal a rerun resumes). */
+  /** Operations an apply set out to do and has not finished (the journal a rerun resumes). */
   pending?: Operation[];
 }
 
 /** The state file: every resource tend manages in one scope and every file it wrote. */
 export interface StateFile {
-  version: 1;
+  version: 2;
   /** Incremented on every save. */
   serial: number;
   resources: Record<string, RecordedResource>;
@@ -29,5 +35,5 @@ export interface StateFile {
 }
 
 export function emptyState(): StateFile {
-  return { version: 1, serial: 0, resources: {}, providers: {} };
+  return { version: 2, serial: 0, resources: {}, providers: {} };
 }

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import type { Scope } from "../contract/host.js";
-import { errors } from "../errors/catalogue.js";
-import type { LocalHostFiles } from "../execute/host-files.js";
-import { emptyState, type StateFile } from "./state-file.js";
+import { moreErrors } from "../errors/catalogue.js";
+import type { LocalHostFiles } from "../files/host-files.js";
+import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
+import { emptyState, type RecordedResource, type StateFile } from "./state-file.js";
 
 /** Where a scope's state lives (host paths; `--root` maps them inside the root). */
 export function stateDir(scope: Scope): string {
@@ -12,33 +13,136 @@ export function stateDir(scope: Scope): string {
   return xdg && xdg.startsWith("/") ? join(xdg, "tend") : join(scope.home, ".local/state/tend");
 }
 
-/** Reads and saves the state file through the host's file writer (atomic, 0600). */
+type JournalLine =
+  | { t: "begin"; serial: number }
+  | { t: "set"; key: string; record: RecordedResource }
+  | { t: "drop"; key: string }
+  | { t: "providers"; providers: StateFile["providers"] };
+
+/**
+ * The state of one scope: `state.json`, plus `state.journal`, an append-only log of what an
+ * apply intends and confirms, written and synced before the step it describes. Loading replays
+ * the journal over the file, so an apply killed at any point leaves nothing it wrote unrecorded;
+ * a finished apply folds the journal back into the file. Cost is linear: each resource's record
+ * is appended when it changes, and the file is rewritten once per apply.
+ */
 export class StateStore {
   readonly path: string;
+  readonly journalPath: string;
+  /** Entries of the state that cannot be trusted, left out when loading: plan reports them. */
+  problems: string[] = [];
+  private lines: JournalLine[] = [];
+  private journalOnDisk = false;
+
   constructor(
     private readonly files: LocalHostFiles,
     readonly dir: string,
   ) {
     this.path = join(dir, "state.json");
+    this.journalPath = join(dir, "state.journal");
   }
 
   async load(): Promise<StateFile> {
+    const where = this.files.real(this.path);
     const text = await this.files.readFile(this.path);
-    if (text === null) return emptyState();
-    try {
-      const parsed = JSON.parse(text) as StateFile;
-      if (parsed.version !== 1 || typeof parsed.resources !== "object") throw new Error("unknown layout");
-      parsed.providers ??= {};
-      return parsed;
-    } catch (error) {
-      throw errors.spec(`the state file ${this.files.real(this.path)} is damaged (${(error as Error).message})`, {
-        hint: "Restore it from a backup, or move it away to start over (tend will then treat existing files as unmanaged)",
-      });
+    let state = emptyState();
+    this.problems = [];
+    if (text !== null) {
+      try {
+        const parsed = parseState(text);
+        state = parsed.state;
+        this.problems.push(...parsed.problems);
+      } catch (error) {
+        if (error instanceof StateShapeError) throw moreErrors.stateDamaged(where, error.message);
+        throw error;
+      }
+    }
+    const journal = await this.files.readFile(this.journalPath);
+    this.journalOnDisk = journal !== null;
+    this.lines = [];
+    if (journal !== null) this.replay(state, journal);
+    return state;
+  }
+
+  private replay(state: StateFile, journal: string): void {
+    const where = this.files.real(this.journalPath);
+    const lines = journal.split("\n");
+    for (const [index, text] of lines.entries()) {
+      if (text === "") continue;
+      let line: JournalLine;
+      try {
+        line = JSON.parse(text) as JournalLine;
+      } catch {
+        // The last line of a killed append is cut short; it describes a step never taken.
+        if (lines.slice(index + 1).every((rest) => rest === "")) return;
+        throw moreErrors.stateDamaged(where, `line ${index + 1} is not JSON`);
+      }
+      if (typeof line !== "object" || line === null) throw moreErrors.stateDamaged(where, `line ${index + 1} is not a journal entry`);
+      if (index === 0) {
+        if (line.t !== "begin" || typeof line.serial !== "number") throw moreErrors.stateDamaged(where, "it does not start with the serial it applies to");
+        if (line.serial !== state.serial) return; // folded into state.json already; removed at the next save
+        continue;
+      }
+      if (line.t === "set" && typeof line.key === "string") {
+        const record = parseRecord(line.key, line.record, this.problems);
+        if (record) state.resources[line.key] = record;
+      } else if (line.t === "drop" && typeof line.key === "string") {
+        delete state.resources[line.key];
+      } else if (line.t === "providers" && typeof line.providers === "object" && line.providers !== null) {
+        state.providers = line.providers;
+      } else {
+        throw moreErrors.stateDamaged(where, `line ${index + 1} is not a journal entry`);
+      }
     }
   }
 
+  /** Whether the file on disk lags: a journal to fold in, or entries left out that a save drops. */
+  get unsaved(): boolean {
+    return this.journalOnDisk || this.problems.length > 0;
+  }
+
+  /** Records a resource's record (in memory now, in the journal at the next `flush`). */
+  set(state: StateFile, key: string, record: RecordedResource): void {
+    state.resources[key] = record;
+    this.lines.push({ t: "set", key, record: structuredClone(record) });
+  }
+
+  /** Forgets a resource (in memory now, in the journal at the next `flush`). */
+  drop(state: StateFile, key: string): void {
+    delete state.resources[key];
+    this.lines.push({ t: "drop", key });
+  }
+
+  /** Records the providers' bags. */
+  noteProviders(state: StateFile): void {
+    this.lines.push({ t: "providers", providers: structuredClone(state.providers) });
+  }
+
+  /** Appends what was recorded since the last flush to the journal, synced: one write. */
+  async flush(state: StateFile): Promise<void> {
+    if (this.lines.length === 0) return;
+    const lines = this.journalOnDisk ? this.lines : [{ t: "begin", serial: state.serial } as JournalLine, ...this.lines];
+    await this.files.perform([{ op: "append", path: this.journalPath, content: lines.map((l) => `${JSON.stringify(l)}\n`).join(""), mode: 0o600 }]).then(throwFirst);
+    this.journalOnDisk = true;
+    this.lines = [];
+  }
+
+  /** Folds everything into state.json (atomically, 0600) and removes the journal. */
   async save(state: StateFile): Promise<void> {
     state.serial += 1;
-    await this.files.writeFile(this.path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    this.lines = [];
+    await this.files
+      .perform([
+        { op: "clean-temps", path: this.path },
+        { op: "write", path: this.path, content: `${JSON.stringify(state, null, 2)}\n`, mode: 0o600, owner: this.files.ownership() },
+        ...(this.journalOnDisk ? [{ op: "remove" as const, path: this.journalPath, kind: "file" as const }] : []),
+      ])
+      .then(throwFirst);
+    this.journalOnDisk = false;
   }
+}
+
+function throwFirst(results: (Error | null)[]): void {
+  const failure = results.find((r) => r !== null);
+  if (failure) throw failure;
 }

@@ -1,0 +1,107 @@
+import { join } from "node:path";
+import type { ProviderDefinition } from "../contract/provider.js";
+import type { TendError } from "../errors/tend-error.js";
+import type { FileOperation } from "../files/file-operation.js";
+import { artifactId } from "../plan/artifact-id.js";
+import { contentHash } from "../plan/content-hash.js";
+import type { ArtifactWrite, PlanEntry } from "../plan/plan-types.js";
+import { isCoreStore, providerStore } from "../session/artifact-stores.js";
+import { providerContext } from "../session/provider-context.js";
+import { asTendError, type Session } from "../session/session.js";
+import type { RecordedArtifact, StateFile } from "../state/state-file.js";
+
+/**
+ * Carries out the writes and deletions of many resources: copies of edited or adopted content
+ * into `backupDir` first, then the core's files as one ordered batch, then each provider store's
+ * share in one call. Writes that only catch the state up (`unrecorded`) touch nothing. Returns
+ * the first failure of each resource that had one.
+ */
+export async function writeArtifacts(
+  session: Session,
+  entries: PlanEntry[],
+  state: StateFile,
+  assigned: Map<string, ProviderDefinition>,
+  backupDir: string,
+): Promise<Map<string, TendError>> {
+  const failures = new Map<string, TendError>();
+  const operations: FileOperation[] = [];
+  const owners: string[] = [];
+  const custom = new Map<string, { key: string; write: ArtifactWrite }[]>();
+  for (const entry of entries) {
+    const recorded = new Map((state.resources[entry.key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
+    try {
+      for (const write of entry.writes) {
+        if (write.why === "unrecorded") continue;
+        const store = write.artifact.store ?? "file";
+        const record = recorded.get(artifactId({ store, path: write.artifact.path }));
+        if (needsBackup(write, record)) {
+          operations.push({ op: "write", path: backupPath(backupDir, store, write.artifact.path), content: write.current!, mode: 0o600, owner: session.files.ownership() });
+          owners.push(entry.key);
+        }
+        if (!isCoreStore(store)) {
+          const list = custom.get(store) ?? [];
+          list.push({ key: entry.key, write });
+          custom.set(store, list);
+          continue;
+        }
+        operations.push(coreOperation(session, write, record));
+        owners.push(entry.key);
+      }
+    } catch (error) {
+      failures.set(entry.key, asTendError(error, entry.key, undefined));
+    }
+  }
+  const results = await session.files.perform(operations);
+  results.forEach((error, index) => {
+    const key = owners[index]!;
+    if (error && !failures.has(key)) failures.set(key, error);
+  });
+  for (const [storeName, list] of custom) {
+    const pending = list.filter((item) => !failures.has(item.key));
+    if (pending.length === 0) continue;
+    const owner = providerStore(assigned.values(), storeName);
+    try {
+      await owner.store.write(
+        pending.map(({ write }) => ({ artifact: write.artifact, content: write.content, expected: write.current })),
+        providerContext(session.parts, state, owner.provider.name),
+      );
+    } catch (error) {
+      for (const { key } of pending) if (!failures.has(key)) failures.set(key, asTendError(error, key, owner.provider.name));
+    }
+  }
+  return failures;
+}
+
+/** Content tend did not write and is about to replace or delete is kept first, as Puppet's filebucket does. */
+function needsBackup(write: ArtifactWrite, record: RecordedArtifact | undefined): boolean {
+  if (write.current === null || write.current === "" || write.why === "new") return false;
+  if (!record) return true;
+  const hash = contentHash(write.current);
+  return hash !== record.hash && hash !== record.writing;
+}
+
+function backupPath(backupDir: string, store: string, path: string): string {
+  return join(backupDir, store, path.replace(/^\/+/, "").replace(/[^A-Za-z0-9_./-]/g, "_").replace(/(^|\/)\.\.?(?=\/|$)/g, "$1_"));
+}
+
+function coreOperation(session: Session, write: ArtifactWrite, record: RecordedArtifact | undefined): FileOperation {
+  const artifact = write.artifact;
+  const store = artifact.store ?? "file";
+  const path = artifact.path;
+  if (write.content === null) {
+    if (store === "directory") return { op: "rmdir", path, ephemeral: record?.ephemeral ?? artifact.ephemeral ?? [] };
+    return { op: "remove", path, kind: store === "symlink" ? "symlink" : "file" };
+  }
+  const owner = session.files.ownership(artifact.owner, artifact.group);
+  if (store === "directory") return { op: "mkdir", path, mode: artifact.mode ?? 0o755, owner };
+  if (store === "symlink") return { op: "symlink", path, target: write.content, owner: session.files.ownership() };
+  return { op: "write", path, content: write.content, mode: artifact.mode ?? 0o644, owner };
+}
+
+/** One line for the apply log. */
+export function describeWrite(write: ArtifactWrite): string {
+  const store = write.artifact.store ?? "file";
+  if (write.content === null) return `deleted ${write.artifact.path}`;
+  const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
+  return `${what}${write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : ""}`;
+}

@@ -1,0 +1,152 @@
+import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, rmSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { errors } from "../errors/catalogue.js";
+import { TendError } from "../errors/tend-error.js";
+import { ensureRealDir, prepareTarget, syncDir, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
+import { fsError } from "./fs-error.js";
+import { resolveBeneath } from "./resolve-beneath.js";
+import { tempOwner } from "./temp-name.js";
+
+/**
+ * One change to the file system, by host path (resolved beneath the root by whoever performs
+ * it): what tend's own process does, or a child running as the user who owns the folder.
+ */
+export type FileOperation =
+  | { op: "write"; path: string; content: string; mode: number; owner?: Ownership }
+  | { op: "symlink"; path: string; target: string; owner?: Ownership }
+  | { op: "mkdir"; path: string; mode: number; owner?: Ownership }
+  /** Deletes a file or link, and only that kind: what is there now must be what tend wrote. */
+  | { op: "remove"; path: string; kind: "file" | "symlink" }
+  /** Deletes a folder holding nothing but `ephemeral` entries; anything else keeps it. */
+  | { op: "rmdir"; path: string; ephemeral: string[] }
+  /** Deletes temp files an interrupted atomic write of `path` left beside it. */
+  | { op: "clean-temps"; path: string }
+  /** Appends to a file (made with `mode` when missing) and syncs it: the state journal. */
+  | { op: "append"; path: string; content: string; mode: number };
+
+/** How an operation failed, in a form that crosses a process boundary. */
+export interface OperationFailure {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+const VERBS: Record<FileOperation["op"], string> = {
+  write: "write",
+  symlink: "link",
+  mkdir: "make the folder",
+  remove: "delete",
+  rmdir: "delete the folder",
+  "clean-temps": "clean up beside",
+  append: "append to",
+};
+
+/** Performs operations in order in this process; one failure never stops the next. */
+export function performLocally(root: string, operations: FileOperation[]): (OperationFailure | null)[] {
+  return operations.map((operation) => {
+    try {
+      performOne(root, operation);
+      return null;
+    } catch (error) {
+      const failure = fsError(error, VERBS[operation.op], operation.path);
+      return { code: failure.code, message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) };
+    }
+  });
+}
+
+/** A failure back as the TendError it was. */
+export function failureError(failure: OperationFailure): TendError {
+  return new TendError(failure.code, failure.message, failure.hint ? { hint: failure.hint } : {});
+}
+
+function performOne(root: string, operation: FileOperation): void {
+  switch (operation.op) {
+    case "write":
+      return writeFileAtomic(root, operation.path, operation.content, operation.mode, operation.owner);
+    case "symlink":
+      return writeSymlinkAtomic(root, operation.path, operation.target, operation.owner);
+    case "mkdir":
+      return makeDir(root, operation.path, operation.mode, operation.owner);
+    case "remove":
+      return removeEntry(root, operation.path, operation.kind);
+    case "rmdir":
+      return removeDir(root, operation.path, operation.ephemeral);
+    case "clean-temps":
+      return cleanTemps(root, operation.path);
+    case "append":
+      return appendFile(root, operation.path, operation.content, operation.mode);
+  }
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw error;
+  }
+}
+
+function makeDir(root: string, hostPath: string, mode: number, owner: Ownership = {}): void {
+  const { target } = prepareTarget(root, hostPath);
+  const info = lstatOrNull(target);
+  if (info && !info.isDirectory()) throw errors.unsafePath(hostPath, info.isSymbolicLink() ? "it is a symlink where a folder should be" : "it is a file where a folder should be");
+  ensureRealDir(root, target, mode);
+  chmodSync(target, mode);
+  if (owner.uid !== undefined && process.getuid?.() === 0) chownSync(target, owner.uid, owner.gid ?? -1);
+}
+
+function removeEntry(root: string, hostPath: string, kind: "file" | "symlink"): void {
+  const target = resolveBeneath(root, hostPath);
+  const info = lstatOrNull(target);
+  if (info === null) return;
+  const matches = kind === "file" ? info.isFile() : info.isSymbolicLink() || info.isFile();
+  if (!matches) {
+    const what = info.isSymbolicLink() ? "a symlink" : info.isDirectory() ? "a folder" : "not a regular file";
+    throw errors.unsafePath(hostPath, `it is now ${what}, not the ${kind} tend wrote; tend deletes only what it wrote`);
+  }
+  unlinkSync(target);
+}
+
+function removeDir(root: string, hostPath: string, ephemeral: string[]): void {
+  const target = resolveBeneath(root, hostPath);
+  const info = lstatOrNull(target);
+  if (info === null) return;
+  if (!info.isDirectory()) throw errors.unsafePath(hostPath, "it is no longer a folder; tend deletes only what it wrote");
+  const entries = readdirSync(target);
+  if (entries.some((name) => !ephemeral.includes(name))) return; // something not ours is inside: keep it
+  // rmSync never follows a link inside: it removes the link.
+  for (const name of entries) rmSync(join(target, name), { recursive: true, force: true });
+  rmdirSync(target);
+}
+
+function cleanTemps(root: string, hostPath: string): void {
+  const dir = resolveBeneath(root, dirname(hostPath), true);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const base = basename(hostPath);
+  for (const name of names) {
+    // Called under the scope's lock, so no other apply is writing these: any left is a crash's.
+    if (tempOwner(name, base) === undefined) continue;
+    const info = lstatOrNull(join(dir, name));
+    if (info && (info.isFile() || info.isSymbolicLink())) unlinkSync(join(dir, name));
+  }
+}
+
+function appendFile(root: string, hostPath: string, content: string, mode: number): void {
+  const { dir, target } = prepareTarget(root, hostPath);
+  const fd = openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode);
+  try {
+    const bytes = Buffer.from(content, "utf8");
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  syncDir(dir);
+}

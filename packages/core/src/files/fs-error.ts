@@ -1,0 +1,28 @@
+import { errors, moreErrors } from "../errors/catalogue.js";
+import { TendError } from "../errors/tend-error.js";
+
+/**
+ * A failed file-system call as a TendError naming the path and what tend was doing: a full
+ * disk, a read-only file system or a refused permission is something the admin meets and can
+ * fix, never a bug in tend. A TendError passes through unchanged.
+ */
+export function fsError(error: unknown, verb: string, path: string): TendError {
+  if (TendError.isInstance(error)) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOSPC":
+    case "EDQUOT":
+      return moreErrors.diskFull(verb, path, { cause: error });
+    case "EROFS":
+      return moreErrors.readOnly(verb, path, { cause: error });
+    case "EACCES":
+    case "EPERM":
+      return moreErrors.permission(verb, path, { cause: error });
+    case "ELOOP":
+      return errors.unsafePath(path, "it is a symlink, and tend never writes or deletes through one it did not make", { cause: error });
+    case "ENOTDIR":
+      return errors.unsafePath(path, "a part of it is a file where a folder should be", { cause: error });
+    default:
+      return moreErrors.io(verb, path, code ?? (error instanceof Error ? error.message : String(error)), { cause: error });
+  }
+}

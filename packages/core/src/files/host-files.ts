@@ -1,0 +1,261 @@
+import { execFile } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, constants, openSync, closeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HostFileWriter } from "../contract/context.js";
+import type { Scope } from "../contract/host.js";
+import { errors } from "../errors/catalogue.js";
+import type { TendError } from "../errors/tend-error.js";
+import { lookupGroup, lookupUser } from "../host/passwd.js";
+import { actorFor, type Actor } from "./acting-user.js";
+import type { Ownership } from "./atomic-write.js";
+import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
+import { fsError } from "./fs-error.js";
+import { resolveBeneath } from "./resolve-beneath.js";
+
+/** What is at a host path, without following a link there. */
+export type PathContent =
+  | { kind: "absent" }
+  | { kind: "file"; content: string }
+  | { kind: "symlink"; target: string }
+  | { kind: "directory" }
+  | { kind: "other" };
+
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "EINVAL") return null;
+    throw error;
+  }
+}
+
+/**
+ * The host's files as tend sees them: every path resolved beneath the root (`--root DIR`, or `/`)
+ * the way the init would see it there, and, as root, every write into a folder a non-root user
+ * owns done by a child running as that user.
+ */
+export class LocalHostFiles implements HostFileWriter {
+  /** The real folder standing for `/`: the image root, or `/` itself. */
+  readonly root: string;
+  private readonly dirs = new Map<string, string>();
+
+  constructor(
+    root: string | undefined,
+    private readonly scope: Scope,
+  ) {
+    this.root = root === undefined ? "/" : realRoot(root);
+  }
+
+  /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
+  real(path: string): string {
+    if (!path.startsWith("/")) throw errors.unsafePath(path, "it is not an absolute path");
+    const parent = dirname(path);
+    let dir = this.dirs.get(parent);
+    if (dir === undefined) {
+      dir = resolveBeneath(this.root, parent, true);
+      this.dirs.set(parent, dir);
+    }
+    return path === "/" ? this.root : join(dir, basename(path));
+  }
+
+  private read<T>(verb: string, path: string, read: (real: string) => T): Promise<T> {
+    try {
+      return Promise.resolve(read(this.real(path)));
+    } catch (error) {
+      return Promise.reject(fsError(error, verb, path));
+    }
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.read("look at", path, (real) => orNull(() => lstatSync(real)) !== null);
+  }
+
+  isDirectory(path: string): Promise<boolean> {
+    return this.read("look at", path, () => orNull(() => statSync(resolveBeneath(this.root, path, true)))?.isDirectory() ?? false);
+  }
+
+  readFile(path: string): Promise<string | null> {
+    return this.read("read", path, (real) => readRegular(real));
+  }
+
+  readLink(path: string): Promise<string | null> {
+    return this.read("read", path, (real) => orNull(() => readlinkSync(real, "utf8")));
+  }
+
+  readDir(path: string): Promise<string[] | null> {
+    return this.read("list", path, () => orNull(() => readdirSync(resolveBeneath(this.root, path, true)))?.sort() ?? null);
+  }
+
+  /** What is at a path, never following a link there: drift detection and refusals read this. */
+  inspect(path: string): PathContent {
+    try {
+      const real = this.real(path);
+      const info = orNull(() => lstatSync(real));
+      if (info === null) return { kind: "absent" };
+      if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
+      if (info.isDirectory()) return { kind: "directory" };
+      if (!info.isFile()) return { kind: "other" };
+      const content = readRegular(real);
+      return content === null ? { kind: "absent" } : { kind: "file", content };
+    } catch (error) {
+      throw fsError(error, "read", path);
+    }
+  }
+
+  /** Owner for a new file: explicit names, else the scope's user in a user scope, else root. */
+  ownership(owner?: string, group?: string): Ownership {
+    const root = this.root === "/" ? undefined : this.root;
+    const result: Ownership = {};
+    if (owner) {
+      const entry = lookupUser(owner, root);
+      if (!entry) throw errors.usage(`unknown user \`${owner}\``, { field: "owner" });
+      result.uid = entry.uid;
+      result.gid = entry.gid;
+    } else if (this.scope.kind === "user") {
+      result.uid = this.scope.uid;
+      result.gid = this.scope.gid;
+    }
+    if (group) {
+      const gid = lookupGroup(group, root);
+      if (gid === undefined) throw errors.usage(`unknown group \`${group}\``, { field: "group" });
+      result.gid = gid;
+    }
+    return result;
+  }
+
+  async writeFile(path: string, content: string, options: { mode?: number; owner?: string; group?: string } = {}): Promise<void> {
+    await this.performOne({ op: "write", path, content, mode: options.mode ?? 0o644, owner: this.ownership(options.owner, options.group) });
+  }
+
+  async symlink(path: string, target: string): Promise<void> {
+    await this.performOne({ op: "symlink", path, target, owner: this.ownership() });
+  }
+
+  async remove(path: string): Promise<void> {
+    const kind = this.inspect(path).kind === "symlink" ? "symlink" : "file";
+    await this.performOne({ op: "remove", path, kind });
+  }
+
+  async removeDir(path: string, ephemeral: string[]): Promise<void> {
+    await this.performOne({ op: "rmdir", path, ephemeral });
+  }
+
+  async mkdir(path: string, options: { mode?: number; owner?: string; group?: string } = {}): Promise<void> {
+    await this.performOne({ op: "mkdir", path, mode: options.mode ?? 0o755, owner: this.ownership(options.owner, options.group) });
+  }
+
+  private async performOne(operation: FileOperation): Promise<void> {
+    const [failure] = await this.perform([operation]);
+    if (failure) throw failure;
+  }
+
+  /**
+   * Performs operations in order; one result per operation (null when it worked). Runs of
+   * operations landing in folders a user owns go to one child running as that user.
+   */
+  async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
+    this.dirs.clear();
+    if (operations.length > 0 && !existsSync(this.root)) {
+      try {
+        mkdirSync(this.root, { recursive: true, mode: 0o755 });
+      } catch (error) {
+        const failure = fsError(error, "make the image root", this.root);
+        return operations.map(() => failure);
+      }
+    }
+    const results: (TendError | null)[] = new Array(operations.length).fill(null);
+    let index = 0;
+    while (index < operations.length) {
+      let actor: Actor;
+      try {
+        actor = this.actorOf(operations[index]!);
+      } catch (error) {
+        results[index] = fsError(error, "write", operations[index]!.path);
+        index += 1;
+        continue;
+      }
+      let end = index + 1;
+      while (end < operations.length && sameActor(this.safeActorOf(operations[end]!), actor)) end += 1;
+      const batch = operations.slice(index, end);
+      const failures = actor.kind === "self" ? performLocally(this.root, batch) : await this.performAs(actor, batch);
+      failures.forEach((failure, i) => (results[index + i] = failure && failureError(failure)));
+      index = end;
+    }
+    this.dirs.clear();
+    return results;
+  }
+
+  private safeActorOf(operation: FileOperation): Actor | undefined {
+    try {
+      return this.actorOf(operation);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private actorOf(operation: FileOperation): Actor {
+    const visited: string[] = [];
+    resolveBeneath(this.root, dirname(operation.path), true, visited);
+    const actor = actorFor(this.root, visited, operation.path);
+    if (actor.kind === "user" && "owner" in operation && operation.owner?.uid !== undefined && operation.owner.uid !== actor.uid) {
+      throw errors.unsafePath(
+        operation.path,
+        `it lives in a folder ${actor.name} owns, where tend writes only as ${actor.name}, so it cannot belong to uid ${operation.owner.uid}`,
+      );
+    }
+    return actor;
+  }
+
+  private performAs(actor: Extract<Actor, { kind: "user" }>, operations: FileOperation[]): Promise<(OperationFailure | null)[]> {
+    const forUser = operations.map((operation) => ("owner" in operation ? { ...operation, owner: {} } : operation)) as FileOperation[];
+    return new Promise((resolve) => {
+      const child = execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) {
+          const message = `writing as ${actor.name} (uid ${actor.uid}) failed: ${stderr.trim() || error.message}`;
+          resolve(operations.map(() => ({ code: "TEND_UNSAFE_PATH", message })));
+          return;
+        }
+        resolve(JSON.parse(stdout) as (OperationFailure | null)[]);
+      });
+      child.stdin?.end(JSON.stringify({ root: this.root, operations: forUser }));
+    });
+  }
+}
+
+/** The image root's real path; one that does not exist yet is made at the first write. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return resolve(root);
+  }
+}
+
+function sameActor(a: Actor | undefined, b: Actor): boolean {
+  if (!a) return false;
+  return a.kind === "self" ? b.kind === "self" : b.kind === "user" && a.uid === b.uid;
+}
+
+/** Reads a regular file without following a link there; null when absent or not a regular file. */
+function readRegular(real: string): string | null {
+  const fd = orNull(() => openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK));
+  if (fd === null) return null;
+  try {
+    const info = lstatSync(real);
+    if (!info.isFile()) return null;
+    return readFileSync(fd, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return null;
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The child's entry: next to this module when built, else in the package's dist (tests run sources). */
+function writerScript(): string {
+  const beside = fileURLToPath(new URL("./user-writer-main.js", import.meta.url));
+  return existsSync(beside) ? beside : fileURLToPath(new URL("../../dist/files/user-writer-main.js", import.meta.url));
+}

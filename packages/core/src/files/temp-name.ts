@@ -1,0 +1,21 @@
+import { randomBytes } from "node:crypto";
+
+const MARK = ".tend-";
+
+/** The temp file an atomic write of `base` starts with, beside it: `.<base>.tend-<pid>-<random>`. */
+export function tempName(base: string): string {
+  return `${tempPrefix(base)}${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** What every temp file of `base` starts with (the name cut short to stay within NAME_MAX). */
+export function tempPrefix(base: string): string {
+  return `.${base.slice(0, 200)}${MARK}`;
+}
+
+/** The pid in a temp file's name, when `name` is one of `base`'s temp files. */
+export function tempOwner(name: string, base: string): number | undefined {
+  const prefix = tempPrefix(base);
+  if (!name.startsWith(prefix)) return undefined;
+  const match = /^([0-9]+)-[0-9a-f]+$/.exec(name.slice(prefix.length));
+  return match ? Number(match[1]) : undefined;
+}

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ScopeLock } from "./scope-lock.js";
+
+const CORE = new URL("../../dist/index.js", import.meta.url).href;
+
+/** A node process that takes the lock (from the built package) and holds it until killed. */
+function holder(path: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", `import { ScopeLock } from ${JSON.stringify(CORE)}; await new ScopeLock(${JSON.stringify(path)}).acquire(); console.log("held"); setInterval(() => {}, 1000);`], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once("data", () => resolve(child));
+    child.once("exit", (code) => reject(new Error(`holder exited ${code}`)));
+  });
+}
+
+describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
+  it("lets one holder in and names it to the next", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const first = new ScopeLock(join(dir, "lock"), { tool });
+    await first.acquire();
+    const second = new ScopeLock(join(dir, "lock"), { tool });
+    await expect(second.acquire()).rejects.toThrow(new RegExp(`another tend apply holds the lock .*lock \\(pid ${process.pid} on .*, since .*: tend `));
+    first.release();
+    await second.acquire();
+    second.release();
+  });
+
+  it("waits up to --lock-timeout for the holder to finish", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const first = new ScopeLock(join(dir, "lock"), { tool });
+    await first.acquire();
+    setTimeout(() => first.release(), 300);
+    const second = new ScopeLock(join(dir, "lock"), { tool });
+    const started = Date.now();
+    await second.acquire(5_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(second.holder()?.pid).toBe(process.pid);
+    second.release();
+  });
+
+  it("is free the moment a killed holder is gone: the kernel releases it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const path = join(dir, "lock");
+    const child = await holder(path);
+    const lock = new ScopeLock(path, { tool });
+    await expect(lock.acquire()).rejects.toThrow(`pid ${child.pid}`);
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const started = Date.now();
+    await lock.acquire();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    lock.release();
+  });
+});
+
+describe("ScopeLock under contention", () => {
+  /**
+   * Contenders pause for a random while at every step of acquiring (opened, locked, verified,
+   * written), and some are SIGKILLed at random moments, holding or not. Each holder marks its
+   * critical section with an O_EXCL file naming itself: finding one that names a live process
+   * is two holders at once.
+   */
+  it("never has two holders under any interleaving, and a dead holder never blocks", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-race-"));
+    const script = `
+      import { ScopeLock } from ${JSON.stringify(CORE)};
+      import { openSync, closeSync, readFileSync, unlinkSync, appendFileSync, writeSync } from "node:fs";
+      const dir = ${JSON.stringify(dir)};
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+      for (let round = 0; round < 6; round += 1) {
+        const lock = new ScopeLock(dir + "/lock", { pause: () => sleep(Math.random() * 15) });
+        await lock.acquire(30000);
+        let fd;
+        try { fd = openSync(dir + "/occupied", "wx"); } catch {
+          const other = Number(readFileSync(dir + "/occupied", "utf8"));
+          if (alive(other)) appendFileSync(dir + "/violations", process.pid + " entered while " + other + " held\\n");
+          unlinkSync(dir + "/occupied");
+          fd = openSync(dir + "/occupied", "wx");
+        }
+        writeSync(fd, String(process.pid)); closeSync(fd);
+        appendFileSync(dir + "/entries", process.pid + "\\n");
+        await sleep(Math.random() * 10);
+        unlinkSync(dir + "/occupied");
+        lock.release();
+      }
+    `;
+    const run = () => spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    const children = Array.from({ length: 8 }, run);
+    const exits = children.map((child) => new Promise<number | null>((r) => child.once("exit", (code) => r(code))));
+    // Kill three of them at random moments; the rest must still all get through.
+    for (const victim of children.slice(0, 3)) setTimeout(() => victim.kill("SIGKILL"), 50 + Math.random() * 400);
+    const codes = await Promise.all(exits);
+    expect(codes.slice(3)).toEqual([0, 0, 0, 0, 0]);
+    const violations = await readFile(join(dir, "violations"), "utf8").catch(() => "");
+    expect(violations).toBe("");
+    const entries = (await readFile(join(dir, "entries"), "utf8")).split("\n").filter(Boolean);
+    expect(entries.length).toBeGreaterThanOrEqual(30);
+  }, 60_000);
+
+  it("refuses a lock path that is a symlink", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    await writeFile(join(dir, "elsewhere"), "precious");
+    const { symlink } = await import("node:fs/promises");
+    await symlink(join(dir, "elsewhere"), join(dir, "lock"));
+    await expect(new ScopeLock(join(dir, "lock")).acquire()).rejects.toThrow(/lock/);
+    expect(await readFile(join(dir, "elsewhere"), "utf8")).toBe("precious");
+  });
+});

@@ -1,0 +1,156 @@
+import { spawn } from "node:child_process";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { errors } from "../errors/catalogue.js";
+import { ensureRealDir } from "../files/atomic-write.js";
+import { fsError } from "../files/fs-error.js";
+
+/** Who holds a scope's lock, as written into the lock file by the holder. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+  command: string;
+}
+
+/** Points a test can pause at, to try every interleaving of contenders. */
+export type LockStep = "opened" | "locked" | "verified" | "written";
+
+/**
+ * One apply at a time per scope, held with the kernel's own lock: flock(2) on the lock file, taken
+ * by a short-lived `flock` (or `perl`) child on a descriptor tend keeps open. The lock belongs to
+ * tend's open file, so it lasts until tend closes it or dies; a killed holder never leaves it
+ * stuck and there is no stale lock to take over, so no takeover can race. The holder writes its
+ * pid, host, start time and command into the file, which is how a contender names it.
+ */
+export class ScopeLock {
+  private fd: number | undefined;
+
+  constructor(
+    /** Real path of the lock file. */
+    readonly path: string,
+    private readonly options: {
+      /** Called at each step of acquiring: tests pause contenders here to try every interleaving. */
+      pause?: (step: LockStep) => Promise<void>;
+      /** The program that takes the kernel lock (default: util-linux's flock when installed, else perl). */
+      tool?: "flock" | "perl";
+    } = {},
+  ) {}
+
+  private pause(step: LockStep): Promise<void> {
+    return this.options.pause?.(step) ?? Promise.resolve();
+  }
+
+  /** Takes the lock, waiting up to `timeoutMs` for the holder; TEND_LOCKED naming it otherwise. */
+  async acquire(timeoutMs = 0): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const fd = this.open();
+      await this.pause("opened");
+      const waitMs = Math.max(0, deadline - Date.now());
+      let locked: boolean;
+      try {
+        locked = await flockChild(fd, waitMs, this.options.tool);
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+      if (!locked) {
+        closeSync(fd);
+        const holder = this.holder();
+        const who = holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}: tend ${holder.command}` : "holder unknown";
+        throw errors.locked(this.path, who);
+      }
+      await this.pause("locked");
+      // The lock is on the file we opened; if the path names another file now (deleted and made
+      // anew), another apply may lock that one: start over on what the path names.
+      if (!this.stillNamed(fd)) {
+        closeSync(fd);
+        continue;
+      }
+      await this.pause("verified");
+      this.fd = fd;
+      this.writeHolder(fd);
+      await this.pause("written");
+      return;
+    }
+  }
+
+  /** The holder the lock file names, if any. */
+  holder(): LockHolder | undefined {
+    try {
+      const parsed = JSON.parse(readFileSync(this.path, "utf8")) as LockHolder;
+      return typeof parsed.pid === "number" ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Gives the lock up: the holder's name is cleared, then the file closed (which unlocks it). */
+  release(): void {
+    if (this.fd === undefined) return;
+    try {
+      ftruncateSync(this.fd, 0);
+    } catch {
+      // closing unlocks regardless
+    }
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private open(): number {
+    try {
+      ensureRealDir("/", dirname(this.path), 0o755);
+      return openSync(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+    } catch (error) {
+      throw fsError(error, "open the lock", this.path);
+    }
+  }
+
+  private stillNamed(fd: number): boolean {
+    try {
+      const mine = fstatSync(fd);
+      const named = lstatSync(this.path);
+      return mine.ino === named.ino && mine.dev === named.dev;
+    } catch {
+      return false;
+    }
+  }
+
+  private writeHolder(fd: number): void {
+    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: process.argv.slice(2).join(" ") };
+    try {
+      ftruncateSync(fd, 0);
+      writeSync(fd, `${JSON.stringify(me)}\n`, 0);
+      fsyncSync(fd);
+    } catch (error) {
+      this.release();
+      throw fsError(error, "write the lock", this.path);
+    }
+  }
+}
+
+const PERL_FLOCK =
+  'use Fcntl qw(:flock); use Time::HiRes qw(sleep time); open(my $fh, ">&=3") or exit 2; my $end = time + $ARGV[0]; ' +
+  "until (flock($fh, LOCK_EX | LOCK_NB)) { exit 1 if time >= $end; sleep 0.05; } exit 0;";
+
+/** Runs `flock` (util-linux) or `perl` on descriptor 3 = `fd`: true when locked, false when held elsewhere. */
+function flockChild(fd: number, waitMs: number, tool?: "flock" | "perl"): Promise<boolean> {
+  const seconds = (waitMs / 1000).toFixed(3);
+  const useFlock = tool === "perl" ? undefined : ["/usr/bin/flock", "/bin/flock", "/usr/local/bin/flock"].find((p) => existsSync(p));
+  const [file, args] = useFlock
+    ? [useFlock, waitMs > 0 ? ["-w", seconds, "3"] : ["-n", "3"]]
+    : ["perl", ["-e", PERL_FLOCK, seconds]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe", fd] });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", (error) => reject(errors.usage(`cannot take the lock: ${file} could not run (${error.message}); install util-linux's flock or perl`)));
+    child.on("exit", (code) => {
+      if (code === 0) resolve(true);
+      else if (code === 1) resolve(false);
+      else reject(errors.usage(`cannot take the lock: ${file} exited ${code}${stderr ? `: ${stderr.trim()}` : ""}`));
+    });
+  });
+}

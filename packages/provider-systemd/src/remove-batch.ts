@@ -1,0 +1,44 @@
+import type { ApplyContext, ResourceChange, Service, Timer } from "@tend/core";
+import { applyOffline } from "./apply-batch.js";
+import { releaseGraphicalTarget } from "./default-target.js";
+import { removeChange } from "./remove-change.js";
+import { systemctl } from "./systemctl-command.js";
+import { isDistroUnit, ownedUnits } from "./unit-name.js";
+
+/** Units per systemctl call. */
+const CHUNK = 500;
+
+/**
+ * A wave of removals: tend's own units stopped and disabled with one `systemctl disable --now`
+ * per chunk. A chunk that fails, distro units, display managers and image roots take the
+ * one-by-one path, which knows their special cases.
+ */
+export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  if (ctx.offline) {
+    const units = changes.filter((c): c is ResourceChange & { resource: Service | Timer } => c.resource.type !== "file");
+    await applyOffline(units.map((c) => ({ ...c, ops: ["disable"] })), ctx, failures);
+    for (const change of units) {
+      if (change.resource.type !== "service" || !change.resource.displayManager || failures.has(change.key)) continue;
+      await releaseGraphicalTarget(change.key, ctx).catch((error: unknown) => void failures.set(change.key, error));
+    }
+    return failures;
+  }
+  const simple = changes.filter((c) => c.resource.type !== "file" && !isDistroUnit(c.resource) && !(c.resource.type === "service" && c.resource.displayManager));
+  const alone = changes.filter((c) => !simple.includes(c));
+  for (let at = 0; at < simple.length; at += CHUNK) {
+    const chunk = simple.slice(at, at + CHUNK);
+    const units = chunk.flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
+    // exit 0 only when every unit was disabled and stopped; anything else is sorted out one by one
+    const result = await ctx.run.run(systemctl(ctx, ["disable", "--now", "--", ...units], { okCodes: "any", timeoutMs: 120_000 + 200 * units.length }));
+    if (result.exitCode !== 0) alone.push(...chunk);
+  }
+  for (const change of alone) {
+    try {
+      await removeChange(change, ctx);
+    } catch (error) {
+      failures.set(change.key, error);
+    }
+  }
+  return failures;
+}
