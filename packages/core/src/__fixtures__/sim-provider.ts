@@ -76,6 +76,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
         }
         return out;
       },
+      managedFolders: () => [{ dir: "/etc/sim", prefix: "tend-" }],
       startTimeoutMs: 50,
       async logs(resource) {
         return [`${unitName(resource)}: exited 1`];

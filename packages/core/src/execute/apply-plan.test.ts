@@ -1,9 +1,9 @@
-import { readFile, writeFile, mkdir, readdir } from "node:fs/promises";
+import { readFile, writeFile, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simProvider, type SimUnit } from "../__fixtures__/sim-provider.js";
 import { simSession } from "../__fixtures__/sim-session.js";
-import { applyPlan, formatPlan, TendError, type ProviderDefinition } from "../index.js";
+import { applyPlan, contentHash, formatPlan, TendError, type ProviderDefinition } from "../index.js";
 
 const FAST = { verify: { settle: 0.05 } };
 const WEB = { type: "service", name: "web", exec: "/opt/web --port 8080", restartOn: ["file:conf"], requires: ["file:conf"], ...FAST };
@@ -181,5 +181,64 @@ describe("apply", () => {
     expect(result.report.ok).toBe(false);
     expect(TendError.isInstance(result.report.failures[0])).toBe(true);
     expect(result.report.failures[0]!.message).toContain("symlink to /dev/null");
+  });
+});
+
+describe("apply, when tend lost track of its files", () => {
+  it("lists files carrying its header that no state records as orphans; --adopt takes them back, a later removal deletes them", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    await rm(join(first.root, "var/lib/tend/state.json"));
+    const { session } = await simSession([CONF, WEB], [sim.provider], { root: first.root });
+    const { plan, state, assigned } = await session.buildPlan();
+    const text = formatPlan(plan);
+    expect(text).toContain("! service:web orphan: /etc/sim/tend-web.conf carries tend's header, but no state records it; apply --adopt takes it back");
+    expect(text).toContain("! file:conf conflict: /etc/web/web.conf exists and tend did not write it");
+    await expect(applyPlan(session, plan, state, assigned)).rejects.toThrow("which carries tend's header but which no state records");
+    const adopted = await cycle([CONF, WEB], sim.provider, first.root, true);
+    expect(adopted.report.failures).toEqual([]);
+    const removed = await cycle([], sim.provider, first.root);
+    expect(removed.report.failures).toEqual([]);
+    expect(await readdir(join(first.root, "etc/sim"))).toEqual([]);
+    expect(await readdir(join(first.root, "etc/web"))).toEqual([]);
+  });
+
+  it("reports an orphan of a resource the spec no longer declares", async () => {
+    const sim = simProvider();
+    const first = await cycle([{ type: "service", name: "web", exec: "x", ...FAST }], sim.provider);
+    await rm(join(first.root, "var/lib/tend/state.json"));
+    const { session } = await simSession([], [sim.provider], { root: first.root });
+    const { plan } = await session.buildPlan();
+    expect(plan.warnings).toEqual([expect.stringContaining("orphan: /etc/sim/tend-web.conf carries tend's header, but no state records it and the spec does not declare it")]);
+  });
+
+  it("records, without writing, a file an interrupted apply wrote but never confirmed", async () => {
+    const sim = simProvider();
+    const { root } = await simSession([], []);
+    await mkdir(join(root, "etc/web"), { recursive: true });
+    await writeFile(join(root, "etc/web/web.conf"), CONF.content);
+    await mkdir(join(root, "var/lib/tend"), { recursive: true });
+    const intent = { resource: CONF, provider: "core", artifacts: [{ store: "file", path: CONF.path, hash: null, writing: contentHash(CONF.content) }] };
+    await writeFile(join(root, "var/lib/tend/state.journal"), `${JSON.stringify({ t: "begin", serial: 0 })}\n${JSON.stringify({ t: "set", key: "file:conf", record: intent })}\n`);
+    const { session } = await simSession([CONF], [sim.provider], { root });
+    const { plan, state, assigned } = await session.buildPlan();
+    expect(formatPlan(plan)).toContain("~ file:conf  record its files (an earlier apply stopped before it could)");
+    const report = await applyPlan(session, plan, state, assigned);
+    expect(report.lines).toEqual(["file:conf: recorded the files an earlier apply wrote before it stopped"]);
+    const saved = JSON.parse(await readFile(join(root, "var/lib/tend/state.json"), "utf8"));
+    expect(saved.resources["file:conf"].artifacts).toEqual([{ store: "file", path: CONF.path, hash: contentHash(CONF.content) }]);
+    expect(await readdir(join(root, "var/lib/tend"))).toEqual(["state.json"]);
+  });
+
+  it("shows in the plan what apply will refuse: a /dev/null mask at the target", async () => {
+    const { symlink } = await import("node:fs/promises");
+    const sim = simProvider();
+    const { root } = await simSession([], []);
+    await mkdir(join(root, "etc/sim"), { recursive: true });
+    await symlink("/dev/null", join(root, "etc/sim/tend-web.conf"));
+    const { session } = await simSession([WEB, CONF], [sim.provider], { root });
+    const { plan } = await session.buildPlan();
+    expect(formatPlan(plan)).toContain("! service:web refused: /etc/sim/tend-web.conf is a symlink to /dev/null (a mask); apply never writes through or over it");
+    expect(formatPlan(plan)).not.toContain("+ service:web");
   });
 });

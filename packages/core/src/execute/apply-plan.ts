@@ -84,6 +84,8 @@ export async function applyPlan(
   }
   const checkpoint = async (step: string) => {
     await store.flush(state);
+    // File work is synchronous: let a signal that arrived meanwhile be handled before looking.
+    await new Promise((resolve) => setImmediate(resolve));
     if (options.signal?.aborted) {
       await store.save(state);
       throw new ApplyAborted(step);
@@ -181,7 +183,9 @@ export async function applyPlan(
         verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
       }
       const did = entry.ops.map((op) => PAST[op]!).join(", ");
-      log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
+      const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
+      if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
+      else log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
     }
     store.noteProviders(state);
     await checkpoint(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);

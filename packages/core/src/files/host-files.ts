@@ -240,15 +240,18 @@ function sameActor(a: Actor | undefined, b: Actor): boolean {
 
 /** Reads a regular file without following a link there; null when absent or not a regular file. */
 function readRegular(real: string): string | null {
-  const fd = orNull(() => openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK));
+  let fd: number | null;
+  try {
+    fd = orNull(() => openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return null; // a link: not a file tend wrote
+    throw error;
+  }
   if (fd === null) return null;
   try {
     const info = lstatSync(real);
     if (!info.isFile()) return null;
     return readFileSync(fd, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") return null;
-    throw error;
   } finally {
     closeSync(fd);
   }

@@ -159,3 +159,27 @@ describe("schedules", () => {
     expect(messages([{ type: "timer", name: "gc", exec: "x", schedule: "0 0 1 * 1" }])[0]).toContain("restricts both day-of-month and day-of-week");
   });
 });
+
+describe("validateSpec: specs that could never converge", () => {
+  it("takes only normal absolute paths, so two spellings of one file cannot be two resources", () => {
+    expect(messages([{ type: "file", name: "a", path: "//etc//app.conf", content: "" }])).toEqual([
+      "file:a has an invalid `path`: must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`",
+    ]);
+    expect(messages([{ type: "file", name: "a", path: "/etc/app.conf/", content: "" }])[0]).toContain("no trailing `/`");
+  });
+
+  it("refuses a distro unit named like a unit tend renders for a service or timer", () => {
+    expect(messages([{ type: "service", name: "web", exec: "/opt/web" }, { type: "service", name: "tend-web" }])).toEqual([
+      "service:tend-web names the unit tend-web, which tend renders for service:web",
+    ]);
+    expect(messages([{ type: "timer", name: "gc", exec: "/gc", schedule: "@daily" }, { type: "service", name: "tend-gc.timer" }])[0]).toContain("which tend renders for timer:gc");
+  });
+
+  it("refuses a file in tend's own state, journal, backup or lock folders", () => {
+    const reserved = ["/var/lib/tend", "/run/tend"];
+    for (const path of ["/var/lib/tend/state.json", "/var/lib/tend/backups/x", "/run/tend/user-1000.lock"]) {
+      expect(() => validateSpec([{ type: "file", name: "x", path, content: "" }], () => ({}), { reserved })).toThrow(`${path} is inside`);
+    }
+    expect(validateSpec([{ type: "file", name: "x", path: "/var/lib/tender", content: "" }], () => ({}), { reserved })).toHaveLength(1);
+  });
+});

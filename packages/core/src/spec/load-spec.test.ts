@@ -89,3 +89,39 @@ export default defineConfig((host) => [
     expect(() => findSpec(undefined, "/")).toThrow("no spec here: looked for tend.config.ts");
   });
 });
+
+describe("loading specs that misbehave", () => {
+  it("names the line of an alias whose anchor is in another document, and a billion laughs", async () => {
+    const cross = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: a\nexec: /a\nenv: &e { A: '1' }\n---\ntend: v1alpha1\ntype: Service\nname: b\nexec: /b\nenv: *e\n");
+    const error = (await loadSpec(cross, HOST).catch((e: unknown) => e)) as TendError;
+    expect(error.message).toContain("alias *e names no anchor earlier in the same document");
+    expect(error.location.line).toBe(11);
+    const laughs = await specFile("tend.yaml", "a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n");
+    expect(((await loadSpec(laughs, HOST).catch((e: unknown) => e)) as TendError).message).toContain("its aliases expand to too much data");
+  });
+
+  it("keeps aliases within one document working", async () => {
+    const file = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: a\nexec: /a\nenv: &e { A: '1' }\ndescription: x\n");
+    expect((await loadSpec(file, HOST)).resources).toHaveLength(1);
+  });
+
+  it("reports whatever a module spec throws, Error or not", async () => {
+    const file = await specFile("tend.config.mjs", `export default () => { throw "boom"; };\n`);
+    await expect(loadSpec(file, HOST)).rejects.toThrow("failed while building the resource list: boom");
+    const object = await specFile("tend.config.mjs", `export default () => { throw { reason: 42 }; };\n`);
+    await expect(loadSpec(object, HOST)).rejects.toThrow('it threw {"reason":42}');
+  });
+
+  it("gives up on a spec that never settles, at the deadline, with TEND_SPEC_TIMEOUT", async () => {
+    const file = await specFile("tend.config.mjs", `export default () => new Promise(() => {});\n`);
+    const saved = process.env.TEND_SPEC_TIMEOUT;
+    process.env.TEND_SPEC_TIMEOUT = "0.2";
+    try {
+      const error = (await loadSpec(file, HOST).catch((e: unknown) => e)) as TendError;
+      expect(error.code).toBe("TEND_SPEC_TIMEOUT");
+    } finally {
+      if (saved === undefined) delete process.env.TEND_SPEC_TIMEOUT;
+      else process.env.TEND_SPEC_TIMEOUT = saved;
+    }
+  });
+});

@@ -17,6 +17,7 @@ export interface RecordedArtifact {
 }
 
 export interface RecordedResource {
+  /** The resource as last applied (a file's `content` replaced by its hash). */
   resource: Resource;
   provider: string;
   artifacts: RecordedArtifact[];

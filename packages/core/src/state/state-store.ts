@@ -4,6 +4,8 @@ import { moreErrors } from "../errors/catalogue.js";
 import type { LocalHostFiles } from "../files/host-files.js";
 import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
 import { emptyState, type RecordedResource, type StateFile } from "./state-file.js";
+import type { Resource } from "../model/resource-schema.js";
+import { contentHash } from "../plan/content-hash.js";
 
 /** Where a scope's state lives (host paths; `--root` maps them inside the root). */
 export function stateDir(scope: Scope): string {
@@ -103,8 +105,9 @@ export class StateStore {
 
   /** Records a resource's record (in memory now, in the journal at the next `flush`). */
   set(state: StateFile, key: string, record: RecordedResource): void {
-    state.resources[key] = record;
-    this.lines.push({ t: "set", key, record: structuredClone(record) });
+    const kept = { ...record, resource: recordable(record.resource) };
+    state.resources[key] = kept;
+    this.lines.push({ t: "set", key, record: structuredClone(kept) });
   }
 
   /** Forgets a resource (in memory now, in the journal at the next `flush`). */
@@ -145,4 +148,13 @@ export class StateStore {
 function throwFirst(results: (Error | null)[]): void {
   const failure = results.find((r) => r !== null);
   if (failure) throw failure;
+}
+
+/**
+ * A resource as the state keeps it: a file's content is replaced by its hash. The state needs a
+ * file's path to remove it, never its bytes (the artifact's hash is what drift is judged by), and
+ * a big file would otherwise be written again into every journal entry and state file.
+ */
+function recordable(resource: Resource): Resource {
+  return resource.type === "file" && !resource.content.startsWith("sha256:") ? { ...resource, content: contentHash(resource.content) } : resource;
 }

@@ -1,0 +1,103 @@
+import { execFile, spawn } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
+const isRoot = process.getuid?.() === 0;
+
+async function exec(argv: string[], cwd: string) {
+  try {
+    const { stdout, stderr } = await run(argv[0]!, argv.slice(1), { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const tend = (args: string[], cwd: string) => exec([process.execPath, CLI, ...args], cwd);
+
+async function specDir(yaml: string) {
+  const dir = await mkdtemp(join(tmpdir(), "tend-fault-"));
+  await chmod(dir, 0o755);
+  await writeFile(join(dir, "tend.yaml"), yaml);
+  return dir;
+}
+
+/** One clean TEND_* error, never TEND_INTERNAL or a stack trace. */
+function expectCleanError(stderr: string, code: string) {
+  expect(stderr).toMatch(new RegExp(`^error ${code}: `));
+  expect(stderr).not.toContain("TEND_INTERNAL");
+  expect(stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
+}
+
+const FILE = (name: string, path: string, content: string) => `tend: v1alpha1\ntype: File\nname: ${name}\npath: ${path}\ncontent: ${JSON.stringify(content)}\n`;
+
+describe("the host's faults, met as clear errors", () => {
+  it.each([[""], ["/"], ["//"]])("refuses --root %j: an unset variable must never mean the live host", async (root) => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const result = await tend(["apply", "--init", "runit", "--root", root], dir);
+    expect(result.code).toBe(1);
+    expectCleanError(result.stderr, "TEND_USAGE");
+    expect(result.stderr).toContain("names no image root");
+  });
+
+  it.runIf(isRoot)("a full disk: TEND_DISK_FULL naming the file, no partial file, no temp file", async () => {
+    const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(200_000))}`);
+    const root = join(dir, "root");
+    await mkdir(root);
+    const script = `mount -t tmpfs -o size=96k tmpfs ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}; code=$?; ls -A ${root}/etc; exit $code`;
+    const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error TEND_DISK_FULL: cannot write /etc/big: no space left on its device");
+    expect(result.stderr).not.toContain("TEND_INTERNAL");
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("small");
+  });
+
+  it.runIf(isRoot)("a read-only file system: TEND_READ_ONLY, nothing changed", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const root = join(dir, "root");
+    await mkdir(root);
+    const script = `mount -t tmpfs tmpfs ${root} && mkdir -p ${root}/etc ${root}/var/lib/tend && mount -o remount,ro ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}`;
+    const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+    expect(result.code).toBe(1);
+    expectCleanError(result.stderr, "TEND_READ_ONLY");
+  });
+
+  it.runIf(isRoot)("no permission on the state or lock: TEND_PERMISSION with a hint", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const root = join(dir, "root");
+    await mkdir(join(root, "var/lib/tend"), { recursive: true, mode: 0o755 });
+    const result = await exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, "apply", "--init", "runit", "--root", root], dir);
+    expect(result.code).toBe(1);
+    expectCleanError(result.stderr, "TEND_PERMISSION");
+    expect(result.stderr).toContain("hint");
+  });
+
+  it("a signal stops apply after its current step (exit 143), and the next apply finishes the job", async () => {
+    const docs = Array.from({ length: 400 }, (_, i) => `tend: v1alpha1\ntype: Service\nname: s${i}\nexec: /opt/s/bin/run --id ${i}\n`);
+    const dir = await specDir(docs.join("---\n"));
+    const root = join(dir, "root");
+    const child = spawn(process.execPath, [CLI, "apply", "--init", "runit", "--root", root], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes("to remove\n") && !child.killed) child.kill("SIGTERM");
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(143);
+    expectCleanError(stderr, "TEND_INTERRUPTED");
+    expect(stderr).toMatch(/apply stopped by SIGTERM after (planning|recording the plan|writing files|telling the init|carrying out)/);
+    expect(stderr).toContain("Run apply again to finish");
+    const again = await tend(["apply", "--init", "runit", "--root", root], dir);
+    expect(again.code).toBe(0);
+    expect((await tend(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
+    expect(await readdir(join(root, "var/lib/tend"))).toEqual(["lock", "state.json"]);
+  }, 60_000);
+});

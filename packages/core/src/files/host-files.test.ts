@@ -1,0 +1,122 @@
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LocalHostFiles } from "./host-files.js";
+
+const isRoot = process.getuid?.() === 0;
+const SYSTEM = { kind: "system" } as const;
+
+async function imageRoot() {
+  const root = await mkdtemp(join(tmpdir(), "tend-hf-"));
+  await chmod(root, 0o755);
+  await mkdir(join(root, "etc"), { recursive: true });
+  return root;
+}
+
+describe("LocalHostFiles", () => {
+  it("writes through a folder link planted in the root only to where it points inside the root", async () => {
+    const root = await imageRoot();
+    const outside = await mkdtemp(join(tmpdir(), "tend-outside-"));
+    await symlink(outside, join(root, "etc/sv"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/etc/sv/tend-web/run", "#!/bin/sh\n", { mode: 0o755 });
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readFile(join(root, outside, "tend-web/run"), "utf8")).toBe("#!/bin/sh\n");
+    await files.remove("/etc/sv/tend-web/run");
+    expect(await readdir(join(root, outside, "tend-web"))).toEqual([]);
+  });
+
+  it("makes folders with their mode whatever the umask, and leaves no temp file", async () => {
+    const root = await imageRoot();
+    const files = new LocalHostFiles(root, SYSTEM);
+    const old = process.umask(0o077);
+    try {
+      await files.writeFile("/etc/app/conf.d/app.conf", "x\n", { mode: 0o644 });
+      await files.mkdir("/srv/data", { mode: 0o750 });
+    } finally {
+      process.umask(old);
+    }
+    expect((await lstat(join(root, "etc/app"))).mode & 0o777).toBe(0o755);
+    expect((await lstat(join(root, "etc/app/conf.d"))).mode & 0o777).toBe(0o755);
+    expect((await lstat(join(root, "etc/app/conf.d/app.conf"))).mode & 0o777).toBe(0o644);
+    expect((await lstat(join(root, "srv"))).mode & 0o777).toBe(0o755);
+    expect((await lstat(join(root, "srv/data"))).mode & 0o777).toBe(0o750);
+    expect(await readdir(join(root, "etc/app/conf.d"))).toEqual(["app.conf"]);
+  });
+
+  it("never writes through or over a link at the target, and never deletes a link where it wrote a file", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/precious"), "keep\n");
+    await symlink("/etc/precious", join(root, "etc/tend-web.service"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    expect(files.inspect("/etc/tend-web.service")).toEqual({ kind: "symlink", target: "/etc/precious" });
+    await expect(files.writeFile("/etc/tend-web.service", "evil\n")).rejects.toThrow("it is a symlink to /etc/precious; tend never writes through or over it");
+    const [failure] = await files.perform([{ op: "remove", path: "/etc/tend-web.service", kind: "file" }]);
+    expect(failure?.message).toContain("it is now a symlink, not the file tend wrote");
+    expect(await readFile(join(root, "etc/precious"), "utf8")).toBe("keep\n");
+    expect((await lstat(join(root, "etc/tend-web.service"))).isSymbolicLink()).toBe(true);
+  });
+
+  it("removes the temp files an interrupted write left, and nothing else", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/.app.conf.tend-4242-0a1b2c3d"), "half");
+    await writeFile(join(root, "etc/.app.conf.tend-notes"), "an admin's");
+    await writeFile(join(root, "etc/app.conf"), "x");
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.perform([{ op: "clean-temps", path: "/etc/app.conf" }]);
+    expect((await readdir(join(root, "etc"))).sort()).toEqual([".app.conf.tend-notes", "app.conf"]);
+  });
+
+  it("reads a file without following a link there", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/real"), "secret\n");
+    await symlink("/etc/real", join(root, "etc/link"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    expect(await files.readFile("/etc/link")).toBeNull();
+    expect(await files.readFile("/etc/real")).toBe("secret\n");
+  });
+});
+
+describe.runIf(isRoot)("LocalHostFiles as root", () => {
+  /** An image root with alice (uid 65534) owning /home/alice. */
+  async function withAlice() {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\nalice:x:65534:65534::/home/alice:/bin/sh\n");
+    await writeFile(join(root, "etc/group"), "root:x:0:\nalice:x:65534:\n");
+    await mkdir(join(root, "home/alice"), { recursive: true });
+    await chown(join(root, "home/alice"), 65534, 65534);
+    return root;
+  }
+
+  it("writes into a folder a user owns only as that user, even in the system scope", async () => {
+    const root = await withAlice();
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/home/alice/.config/app.conf", "x\n");
+    const file = await lstat(join(root, "home/alice/.config/app.conf"));
+    const dir = await lstat(join(root, "home/alice/.config"));
+    expect([file.uid, dir.uid]).toEqual([65534, 65534]);
+  });
+
+  it("cannot be steered out of a user's folder by a link the user planted", async () => {
+    const root = await withAlice();
+    await mkdir(join(root, "etc/secret"), { mode: 0o755 });
+    await writeFile(join(root, "etc/secret/keep"), "root's\n");
+    await symlink("../../etc/secret", join(root, "home/alice/.config"));
+    await lchownQuiet(join(root, "home/alice/.config"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    await expect(files.writeFile("/home/alice/.config/keep", "owned\n")).rejects.toThrow(/writing as alice|permission denied/);
+    expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
+  });
+
+  it("refuses to give a file in a user's folder to someone else", async () => {
+    const root = await withAlice();
+    const files = new LocalHostFiles(root, SYSTEM);
+    await expect(files.writeFile("/home/alice/x", "x", { owner: "root" })).rejects.toThrow("it lives in a folder alice owns");
+  });
+});
+
+async function lchownQuiet(path: string) {
+  const { lchown } = await import("node:fs/promises");
+  await lchown(path, 65534, 65534);
+}

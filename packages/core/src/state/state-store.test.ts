@@ -1,0 +1,106 @@
+import { appendFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TendError } from "../errors/tend-error.js";
+import { LocalHostFiles } from "../files/host-files.js";
+import { StateStore } from "./state-store.js";
+
+const WEB = { type: "service", name: "web", exec: "/opt/web" } as const;
+
+async function store(stateJson?: unknown, journal?: string) {
+  const root = await mkdtemp(join(tmpdir(), "tend-state-"));
+  await mkdir(join(root, "var/lib/tend"), { recursive: true });
+  if (stateJson !== undefined) await writeFile(join(root, "var/lib/tend/state.json"), typeof stateJson === "string" ? stateJson : JSON.stringify(stateJson));
+  if (journal !== undefined) await writeFile(join(root, "var/lib/tend/state.journal"), journal);
+  return { root, store: new StateStore(new LocalHostFiles(root, { kind: "system" }), "/var/lib/tend") };
+}
+
+describe("StateStore", () => {
+  it("journals records as they change and folds them into state.json once, removing the journal", async () => {
+    const { root, store: s } = await store();
+    const state = await s.load();
+    s.set(state, "service:web", { resource: WEB, provider: "runit", artifacts: [{ store: "file", path: "/etc/sv/tend-web/run", hash: null, writing: "sha256:1" }] });
+    await s.flush(state);
+    const journal = await readFile(join(root, "var/lib/tend/state.journal"), "utf8");
+    expect(journal.split("\n").filter(Boolean).map((l) => JSON.parse(l).t)).toEqual(["begin", "set"]);
+    // A second store (a rerun after a kill) sees the journalled record.
+    const again = await new StateStore(new LocalHostFiles(root, { kind: "system" }), "/var/lib/tend").load();
+    expect(again.resources["service:web"]?.artifacts[0]).toMatchObject({ hash: null, writing: "sha256:1" });
+    await s.save(state);
+    expect((await readdir(join(root, "var/lib/tend"))).sort()).toEqual(["state.json"]);
+    expect(JSON.parse(await readFile(join(root, "var/lib/tend/state.json"), "utf8")).serial).toBe(1);
+  });
+
+  it("ignores the cut-short last line of a killed append, and a journal already folded in", async () => {
+    const base = { version: 2, serial: 3, resources: {}, providers: {} };
+    const set = JSON.stringify({ t: "set", key: "service:web", record: { resource: WEB, provider: "runit", artifacts: [] } });
+    const torn = await store(base, `${JSON.stringify({ t: "begin", serial: 3 })}\n${set}\n{"t":"set","key":"service:x","rec`);
+    expect(Object.keys((await torn.store.load()).resources)).toEqual(["service:web"]);
+    const folded = await store(base, `${JSON.stringify({ t: "begin", serial: 2 })}\n${set}\n`);
+    expect(Object.keys((await folded.store.load()).resources)).toEqual([]);
+  });
+
+  it.each([
+    ["not JSON", "{", /is not JSON/],
+    ["resources: null", { version: 2, serial: 1, resources: null }, /`resources` is not an object/],
+    ["an unknown version", { version: 9, serial: 1, resources: {} }, /version is 9/],
+    ["a bad serial", { version: 2, serial: "x", resources: {} }, /`serial`/],
+  ])("refuses a damaged state (%s) with TEND_STATE_DAMAGED and a hint", async (_what, content, message) => {
+    const { store: s } = await store(content);
+    const error = await s.load().catch((e: unknown) => e);
+    expect(TendError.isInstance(error)).toBe(true);
+    expect((error as TendError).code).toBe("TEND_STATE_DAMAGED");
+    expect((error as TendError).message).toMatch(message);
+    expect((error as TendError).hint).toContain("orphans");
+  });
+
+  it("reports a recorded path with .. or not absolute, and leaves it out so it is never acted on", async () => {
+    const { store: s } = await store({
+      version: 2,
+      serial: 1,
+      resources: {
+        "service:web": {
+          resource: WEB,
+          provider: "runit",
+          artifacts: [
+            { store: "file", path: "/etc/sv/tend-web/../../../../etc/passwd", hash: "sha256:x" },
+            { store: "file", path: "etc/shadow", hash: "sha256:x" },
+            { store: "file", path: "/etc/sv/tend-web/run", hash: "sha256:y" },
+          ],
+        },
+        "service:evil": { resource: { type: "service", name: "other" }, provider: "runit", artifacts: [] },
+      },
+    });
+    const state = await s.load();
+    expect(state.resources["service:web"]?.artifacts.map((a) => a.path)).toEqual(["/etc/sv/tend-web/run"]);
+    expect(state.resources["service:evil"]).toBeUndefined();
+    expect(s.problems).toEqual([
+      expect.stringContaining('records the path "/etc/sv/tend-web/../../../../etc/passwd", which is not an absolute, normal path'),
+      expect.stringContaining('records the path "etc/shadow"'),
+      expect.stringContaining('"service:evil" holds service:other'),
+    ]);
+  });
+
+  it("reads version 1 state files", async () => {
+    const { store: s } = await store({ version: 1, serial: 4, resources: { "service:web": { resource: WEB, provider: "runit", artifacts: [{ store: "file", path: "/x", hash: "sha256:a" }] } } });
+    const state = await s.load();
+    expect(state.version).toBe(2);
+    expect(state.resources["service:web"]?.artifacts).toEqual([{ store: "file", path: "/x", hash: "sha256:a" }]);
+  });
+
+  it("refuses a journal whose middle is damaged", async () => {
+    const { store: s } = await store({ version: 2, serial: 0, resources: {} }, `${JSON.stringify({ t: "begin", serial: 0 })}\nnot json\n{"t":"drop","key":"x"}\n`);
+    await expect(s.load()).rejects.toThrow(/state.journal is damaged: line 2 is not JSON/);
+  });
+
+  it("appends to an existing journal without a second begin line", async () => {
+    const { root, store: s } = await store({ version: 2, serial: 0, resources: {} }, `${JSON.stringify({ t: "begin", serial: 0 })}\n`);
+    const state = await s.load();
+    s.drop(state, "service:gone");
+    await s.flush(state);
+    await appendFile(join(root, "var/lib/tend/state.journal"), "");
+    const lines = (await readFile(join(root, "var/lib/tend/state.journal"), "utf8")).split("\n").filter(Boolean);
+    expect(lines.map((l) => JSON.parse(l).t)).toEqual(["begin", "drop"]);
+  });
+});
