@@ -15,8 +15,10 @@ step render --init all -f examples/tend.config.ts
 tend render --init all -f "$spec"
 for init in runit systemd; do
   [ "$init" = systemd ] && ! command -v systemctl >/dev/null && { echo "(no systemctl here: skipping the systemd root)"; continue; }
-  # An image root has the folders its packages made: cron's /etc/cron.d, runit's runsvdir.
-  mkdir -p "$root/$init/etc/cron.d" "$root/$init/etc/runit/runsvdir/default" "$root/$init/etc/systemd/system"
+  # An image root has what its packages installed: cron's daemon and /etc/cron.d (a stand-in
+  # daemon here; tend only checks that one is there), runit's runsvdir.
+  mkdir -p "$root/$init/etc/cron.d" "$root/$init/usr/sbin" "$root/$init/etc/runit/runsvdir/default" "$root/$init/etc/systemd/system"
+  printf '#!/bin/sh\n' > "$root/$init/usr/sbin/cron" && chmod 755 "$root/$init/usr/sbin/cron"
   step plan --init "$init" --root "$root/$init" -f examples/tend.config.ts
   tend plan --init "$init" --root "$root/$init" -f "$spec"
   step apply --init "$init" --root "$root/$init" -f examples/tend.config.ts

@@ -10,7 +10,10 @@ const SYSTEM_SPEC = "/spec/system.yaml";
 const USER_SPEC = "/spec/alice.yaml";
 const EMPTY_SPEC = "/spec/empty.yaml";
 
-/** Runs once a minute as root; the env value and the command both hold `%`, quotes and a backslash. */
+/**
+ * Runs once a minute as root; the env value and the command both hold `%` and quotes, and the
+ * command a double backslash, so it reaches the shell on stdin (see escapeCronCommand).
+ */
 const TICK = `tend: v1alpha1
 type: Timer
 name: tick
@@ -54,7 +57,7 @@ describe("cron timers on a runit host", () => {
 
   const aliceCrontab = () => host.mustExec(["crontab", "-u", "alice", "-l"]);
   const pingBlock = (schedule: string) =>
-    `# BEGIN tend:ping\n${schedule} export WHO='alice'\\\\''s 50\\%'; printf '\\%s|\\%s\\\\n' "$WHO" "$(id -un)" > "$HOME/tend-ping"\n# END tend:ping\n`;
+    `# BEGIN tend:ping\n${schedule} export WHO='alice'\\''s 50\\%'; printf '\\%s|\\%s\\n' "$WHO" "$(id -un)" > "$HOME/tend-ping"\n# END tend:ping\n`;
   const withBlock = (block: string) => ALICE_OWN.replace("# the end, no newline", `${block}# the end, no newline`);
 
   it("serves timers with the cron provider on this host", async () => {

@@ -3,7 +3,8 @@ import { escapeCronCommand } from "./escape-cron-command.js";
 
 /**
  * The command field of a timer's cron line: the `exec` as written, run by cron through
- * `/bin/sh -c`, with the timer's `env` exported first (`export K='v'; exec`), all escaped for cron.
+ * `/bin/sh -c`, with the timer's `env` exported first (`export K='v'; exec`), all written for cron
+ * by {@link escapeCronCommand} (in-line, or on the job's stdin when no in-line form is exact).
  *
  * Env goes into the command rather than onto `K=v` lines: in a user's crontab such a line applies
  * to every line after it, so it would leak into the user's own jobs; and Debian cron trims values,

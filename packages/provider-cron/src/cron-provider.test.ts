@@ -5,6 +5,7 @@ import type { ResourceChange, Timer } from "@tend/core";
 import { applyContext, renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { FakeCrontab } from "./__fixtures__/fake-crontab.js";
+import { PROGRAMS, writePrograms } from "./__fixtures__/write-programs.js";
 import provider, { createCronProvider } from "./index.js";
 
 const timer = (fields: Partial<Timer>): Timer => ({ type: "timer", name: "gc", exec: "/usr/local/bin/tend gc", schedule: "@weekly", ...fields });
@@ -73,13 +74,17 @@ describe("the cron provider", () => {
     expect(ctx.runner.calls).toEqual([]);
   });
 
-  it("refuses system timers on a host without /etc/cron.d", async () => {
+  it("refuses timers on a host where no cron would run them", async () => {
     const ctx = await applyContext({ init: "runit" });
-    const errors = await provider.checkHost?.([timer({}), timer({ name: "b" })], new Map(), ctx);
-    expect(errors?.map((e) => e.message)).toEqual(["timer:gc is a cron job, but /etc/cron.d does not exist, so no cron would run it"]);
+    const refused = async (timers: Timer[], c = ctx) => (await provider.checkHost?.(timers, new Map(), c))?.map((e) => e.message);
+    expect(await refused([timer({}), timer({ name: "b" })])).toEqual([expect.stringMatching(/^timer:gc is a cron job, but no cron daemon is installed/)]);
+    await writePrograms(ctx.rootDir, { "/usr/sbin/cron": PROGRAMS.debianCron });
+    expect(await refused([timer({})])).toEqual(["timer:gc is a cron job, but /etc/cron.d does not exist, so no cron would run it"]);
     await mkdir(dirname(join(ctx.rootDir, "etc/cron.d/x")), { recursive: true });
-    expect(await provider.checkHost?.([timer({})], new Map(), ctx)).toEqual([]);
-    expect(await provider.checkHost?.([timer({ user: true })], new Map(), await applyContext({ init: "runit", scope: "user" }))).toEqual([]);
+    expect(await refused([timer({})])).toEqual([]);
+    const user = await applyContext({ init: "runit", scope: "user" });
+    await writePrograms(user.rootDir, { "/usr/sbin/cron": PROGRAMS.debianCron, "/usr/bin/crontab": PROGRAMS.crontab });
+    expect(await refused([timer({ user: true })], user)).toEqual([]);
   });
 
   it("runs nothing to apply or remove: cron reads its files by itself", async () => {

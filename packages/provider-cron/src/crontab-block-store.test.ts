@@ -3,15 +3,17 @@ import { TendError, type Artifact } from "@tend/core";
 import { applyContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { FakeCrontab } from "./__fixtures__/fake-crontab.js";
+import { PROGRAMS, writePrograms } from "./__fixtures__/write-programs.js";
 import { CrontabBlockStore } from "./crontab-block-store.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 const block = (name: string, job: string) => `# BEGIN tend:${name}\n${job}\n# END tend:${name}\n`;
 const artifact = (name: string, user = "alice"): Artifact => ({ store: "crontab-block", path: `crontab ${user}: tend:${name}`, content: "" });
 
-async function setup(options: { asRoot?: boolean; invokingUser?: string; offline?: boolean } = {}) {
+async function setup(options: { asRoot?: boolean; invokingUser?: string; offline?: boolean; crontabInstalled?: boolean } = {}) {
   const fake = new FakeCrontab(options.invokingUser);
   const ctx = await applyContext({ init: "runit", scope: "user", runner: fake.runner, offline: options.offline ?? false });
+  if (options.crontabInstalled ?? true) await writePrograms(ctx.rootDir, { "/usr/bin/crontab": PROGRAMS.crontab });
   const store = new CrontabBlockStore({ asRoot: options.asRoot ?? true });
   return { fake, ctx, store };
 }
@@ -63,6 +65,13 @@ describe("CrontabBlockStore", () => {
     );
     fake.listFailure = { exitCode: 127, stderr: "crontab: not found\n" };
     expect((await failure(store.read(["crontab alice: tend:backup"], ctx))).message).toContain("`crontab -u alice -l` exited 127");
+    expect(fake.installs).toEqual([]);
+  });
+
+  it("reads no crontab where `crontab` is not installed, leaving the refusal to the host check", async () => {
+    const { fake, ctx, store } = await setup({ crontabInstalled: false });
+    fake.listFailure = { exitCode: 127, stderr: "chroot: failed to run command 'crontab': No such file or directory\n" };
+    expect(await store.read(["crontab alice: tend:backup"], ctx)).toEqual(new Map([["crontab alice: tend:backup", null]]));
     expect(fake.installs).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import type { ArtifactStore, ReadContext, StoreContext } from "@tend/core";
 import { runningAsRoot, type CrontabAccess } from "./crontab-argv.js";
 import { crontabErrors } from "./crontab-errors.js";
 import { parseCrontabKey } from "./crontab-key.js";
+import { findPrograms } from "./find-programs.js";
 import { installCrontab } from "./install-crontab.js";
 import { parseCrontab, splitLines, type ParsedCrontab } from "./parse-crontab.js";
 import { readCrontab } from "./read-crontab.js";
@@ -67,7 +68,15 @@ export class CrontabBlockStore implements ArtifactStore {
   }
 
   private async load(user: string, ctx: ReadContext): Promise<{ text: string; parsed: ParsedCrontab }> {
-    const text = await readCrontab(user, ctx.run, this.access(ctx));
+    let text: string;
+    try {
+      text = await readCrontab(user, ctx.run, this.access(ctx));
+    } catch (error) {
+      // Without a `crontab` program there is no crontab to read, and none can be written: the
+      // provider's host check then refuses the plan, naming what to install.
+      if ((await findPrograms("crontab", ctx.files)).some((p) => p.executable)) throw error;
+      text = "";
+    }
     return { text, parsed: parseCrontab(text, user) };
   }
 

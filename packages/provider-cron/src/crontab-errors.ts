@@ -31,10 +31,13 @@ export const crontabErrors = {
         hint: "tend does not change your own lines: end the file with a newline (`crontab -e` and save), then run apply again",
       },
     ),
-  /** No cron reads /etc/cron.d on this host. */
-  cronMissing: (ref: string, path: string) =>
-    new TendError("TEND_CRON_MISSING", `${ref} is a cron job, but ${path} does not exist, so no cron would run it`, {
-      hint: "Install a cron that reads /etc/cron.d (Debian's cron, cronie or vixie-cron); dcron, busybox crond and snooze are not supported",
+  /**
+   * No cron here would run the timer: no daemon that reads /etc/cron.d, no /etc/cron.d, or no
+   * `crontab` for a user timer. `why` ends the sentence `<ref> is a cron job, but <why>`.
+   */
+  cronMissing: (ref: string, why: string) =>
+    new TendError("TEND_CRON_MISSING", `${ref} is a cron job, but ${why}`, {
+      hint: "Install a cron that reads /etc/cron.d and brings `crontab`: Debian's `cron` package, or `cronie`; dcron, busybox crond and snooze are not supported",
       resource: ref,
     }),
 } as const;

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { parseSchedule, type Timer } from "@tend/core";
 import { describe, expect, it } from "vitest";
+import { STDIN_COMMAND } from "./escape-cron-command.js";
 import { parseCrontab } from "./parse-crontab.js";
 import { renderCronFile } from "./render-cron-file.js";
 import { renderCrontabBlock } from "./render-crontab-block.js";
@@ -56,6 +57,8 @@ const timer = fc.record({
   env: fc.dictionary(fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,5}$/), text, { maxKeys: 3 }),
 }) satisfies fc.Arbitrary<Timer>;
 
+const aTimer = (fields: Partial<Timer>): Timer => ({ type: "timer", name: "job", exec: "true", schedule: "@daily", ...fields });
+
 describe.skipIf(crontab === "")("Debian's crontab accepts what tend writes", () => {
   it("every schedule tend accepts, with any command and env, in a block of a user's crontab", () => {
     const mine = 'MAILTO=""\n# mine\n*/5 * * * * poll\n';
@@ -78,6 +81,17 @@ describe.skipIf(crontab === "")("Debian's crontab accepts what tend writes", () 
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("both command forms, in-line and on stdin", () => {
+    const inline = aTimer({ exec: String.raw`printf '%s\n' 'a\b' 100%` });
+    const onStdin = aTimer({ exec: String.raw`tr -d '\\' <in; printf 'c\%d' 5%` });
+    expect(renderCronFile(inline).content).not.toContain(STDIN_COMMAND);
+    for (const t of [inline, onStdin]) {
+      expect(crontabAccepts(renderCronFile(t).content)).toMatchObject({ ok: true });
+      expect(crontabAccepts(renderCrontabBlock({ ...t, user: true }, "alice").content)).toMatchObject({ ok: true });
+    }
+    expect(renderCrontabBlock({ ...onStdin, user: true }, "alice").content).toContain(`@daily ${STDIN_COMMAND}%tr -d '\\\\' <in`);
   });
 
   it("and rejects what the oracle should reject, so it is really checking", () => {

@@ -17,7 +17,7 @@ describe("renderCronFile", () => {
     await expect(artifact.content).toMatchFileSnapshot("./__golden__/cron.d-tend-report");
   });
 
-  it("escapes % and backslashes and carries env inside the command", async () => {
+  it("carries env inside the command, and sends a command holding `\\\\` on stdin", async () => {
     const artifact = renderCronFile(
       timer({
         name: "stamp",

@@ -24,4 +24,10 @@ describe("renderCrontabBlock", () => {
     const artifact = renderCrontabBlock(timer({ name: "days", schedule: "0 9 * * 1-5", exec: "date +%F >> ~/days" }), "alice");
     await expect(artifact.content).toMatchFileSnapshot("./__golden__/crontab-block-days");
   });
+
+  it("sends a command holding `\\\\` or `\\%` on stdin, still one job line between the markers", async () => {
+    const artifact = renderCrontabBlock(timer({ name: "strip", schedule: "@daily", exec: String.raw`tr -d '\\' < ~/in > ~/out; date +%F` }), "alice");
+    await expect(artifact.content).toMatchFileSnapshot("./__golden__/crontab-block-strip");
+    expect(artifact.content.split("\n")).toHaveLength(4);
+  });
 });

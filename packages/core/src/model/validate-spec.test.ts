@@ -158,6 +158,12 @@ describe("schedules", () => {
     }
     expect(messages([{ type: "timer", name: "gc", exec: "x", schedule: "0 0 1 * 1" }])[0]).toContain("restricts both day-of-month and day-of-week");
   });
+
+  it("refuse a no-break space between fields, which cron would not split on", () => {
+    expect(messages([{ type: "timer", name: "gc", exec: "x", schedule: "30\u00a02 * * *" }])).toEqual([
+      "schedule `30\u00a02 * * *` has a bad whole field: only spaces and tabs separate fields, and it holds U+00A0",
+    ]);
+  });
 });
 
 describe("validateSpec: specs that could never converge", () => {

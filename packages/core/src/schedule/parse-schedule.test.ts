@@ -33,6 +33,35 @@ describe("parseSchedule", () => {
     },
   );
 
+  it("separates fields by spaces and tabs, and trims only those", () => {
+    expect(parseSchedule(" \t30\t2 *  * mon-fri \t").hour.values).toEqual([2]);
+    expect(parseSchedule("\t@daily ").keyword).toBe("@daily");
+  });
+
+  it.each([
+    ["U+00A0", "0\u00a00 * * *"],
+    ["U+00A0", "0 0 * * *\u00a0"],
+    ["U+00A0", "\u00a0@daily"],
+    ["U+2003", "@daily\u2003"],
+    ["U+2009", "0\u20090 * * *"],
+    ["U+3000", "0 0\u3000* * *"],
+    ["U+200B", "0 0 * *\u200b*"],
+    ["U+FEFF", "\ufeff0 0 * * *"],
+    ["U+000B", "0 0 * * *\u000b"],
+    ["U+2028", "0 0 * *\u2028*"],
+  ])("refuses %s as a separator or around the fields (%j)", (codePoint, text) => {
+    let thrown: unknown;
+    try {
+      parseSchedule(text);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: "TEND_SCHEDULE_FIELD",
+      message: `schedule \`${text}\` has a bad whole field: only spaces and tabs separate fields, and it holds ${codePoint}`,
+    });
+  });
+
   it("allows a starred day field with the other restricted (cron ANDs them then)", () => {
     expect(parseSchedule("0 0 */2 * 1").dayOfMonth.star).toBe(true);
   });

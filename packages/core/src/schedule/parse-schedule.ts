@@ -27,6 +27,12 @@ const KEYWORDS: Record<string, string> = {
   "@monthly": "0 0 1 * *",
 };
 
+/**
+ * Blanks and invisible characters other than space and tab. cron separates fields by those two
+ * only, so a schedule holding, say, a no-break space would mean one thing here and another to cron.
+ */
+const OTHER_BLANK = /(?![ \t])[\s\p{Zs}\p{Zl}\p{Zp}\p{Cf}]/u;
+
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -51,10 +57,18 @@ const FIELDS: FieldSpec[] = [
  * Parses a schedule: five cron fields (numbers, `*`, ranges, lists, steps, month and day names)
  * or `@hourly`, `@daily`, `@weekly`, `@monthly`. Throws the seed's errors for `@yearly`, for a
  * schedule restricting both day-of-month and day-of-week, and names the field of any other fault.
+ * Only spaces and tabs separate the fields or surround them; any other blank is refused.
  * One parser serves every timer provider.
  */
 export function parseSchedule(source: string): Schedule {
-  const trimmed = source.trim();
+  const odd = OTHER_BLANK.exec(source);
+  if (odd) {
+    const codePoint = `U+${odd[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    throw errors.scheduleField(source, "whole", `only spaces and tabs separate fields, and it holds ${codePoint}`, {
+      hint: "Retype the blanks between and around the fields as spaces or tabs (a no-break space often comes in with pasted text)",
+    });
+  }
+  const trimmed = source.replace(/^[ \t]+|[ \t]+$/g, "");
   let text = trimmed;
   let keyword: Schedule["keyword"];
   if (trimmed.startsWith("@")) {
@@ -63,7 +77,7 @@ export function parseSchedule(source: string): Schedule {
     keyword = trimmed as Schedule["keyword"];
     text = expanded;
   }
-  const parts = text.split(/\s+/).filter(Boolean);
+  const parts = text.split(/[ \t]+/).filter(Boolean);
   if (parts.length !== 5) {
     throw errors.scheduleField(source, "whole", `expected five fields (minute hour day-of-month month day-of-week), found ${parts.length}`);
   }
