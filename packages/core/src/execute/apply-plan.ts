@@ -100,6 +100,7 @@ export async function applyPlan(
   }
 
   // 1. Journal what this apply sets out to do, before touching anything; clear what a killed one left.
+  const leftovers = unconfirmedPaths(state);
   for (const entry of active) {
     if (entry.action === "remove" || failed.has(entry.key)) continue;
     const record = state.resources[entry.key];
@@ -111,7 +112,7 @@ export async function applyPlan(
     });
   }
   await checkpoint("recording the plan");
-  await session.files.perform(tempPaths(active, state).map((path) => ({ op: "clean-temps" as const, path })));
+  await session.files.perform(leftovers.map((path) => ({ op: "clean-temps" as const, path })));
 
   // 2. Removals, dependents first, a wave at a time.
   const written: string[] = [];
@@ -266,16 +267,16 @@ export async function applyPlan(
   }
 }
 
-/** Paths whose temp files a killed apply may have left: everything this one writes, and every unconfirmed write. */
-function tempPaths(active: PlanEntry[], state: StateFile): string[] {
+/**
+ * Paths whose temp files a killed apply may have left: every write journalled and never
+ * confirmed (an apply journals a write before it starts it, so no other path can have one).
+ */
+function unconfirmedPaths(state: StateFile): string[] {
   const paths = new Set<string>();
-  for (const entry of active) for (const write of entry.writes) if ((write.artifact.store ?? "file") !== "directory" && isCore(write.artifact.store)) paths.add(write.artifact.path);
-  for (const record of Object.values(state.resources)) for (const a of record.artifacts) if (a.writing !== undefined && isCore(a.store)) paths.add(a.path);
+  for (const record of Object.values(state.resources)) {
+    for (const a of record.artifacts) if (a.writing !== undefined && (a.store === "file" || a.store === "symlink")) paths.add(a.path);
+  }
   return [...paths];
-}
-
-function isCore(store: string | undefined): boolean {
-  return store === undefined || store === "file" || store === "symlink";
 }
 
 function toChange(entry: PlanEntry): ResourceChange {

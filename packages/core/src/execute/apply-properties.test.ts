@@ -48,7 +48,8 @@ async function snapshot(root: string): Promise<Record<string, string>> {
 }
 
 async function stateResources(root: string) {
-  const state = JSON.parse(await readFile(join(root, "var/lib/tend/state.json"), "utf8"));
+  // An apply with nothing to do writes no state at all.
+  const state = JSON.parse(await readFile(join(root, "var/lib/tend/state.json"), "utf8").catch(() => '{"resources":{}}'));
   return Object.fromEntries(Object.entries(state.resources as Record<string, { artifacts: unknown; pending?: unknown }>).map(([k, v]) => [k, { artifacts: v.artifacts, pending: v.pending }]));
 }
 

@@ -1,7 +1,8 @@
-import { constants, chmodSync, closeSync, fchmodSync, fchownSync, fsyncSync, lchownSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { constants, closeSync, fchmodSync, fchownSync, lchownSync, lstatSync, openSync, readlinkSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import type { WriteBatch } from "./write-batch.js";
+import { runsAsRoot } from "./acting-user.js";
+import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
-import { resolveBeneath } from "./resolve-beneath.js";
 import { tempName } from "./temp-name.js";
 
 export interface Ownership {
@@ -9,7 +10,7 @@ export interface Ownership {
   gid?: number;
 }
 
-const isRoot = () => process.getuid?.() === 0;
+const isRoot = runsAsRoot;
 
 function lstatOrNull(path: string) {
   try {
@@ -20,46 +21,9 @@ function lstatOrNull(path: string) {
   }
 }
 
-export function syncDir(dir: string): void {
-  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Makes the real folder `dir` (already resolved beneath `root`) exist: each missing folder is
- * created with exactly `mode`, whatever the umask, and its parent synced so it survives a crash.
- * A file, or a link that appeared since resolving, where a folder should be is refused.
- */
-export function ensureRealDir(root: string, dir: string, mode = 0o755): void {
-  let current = root;
-  for (const part of relative(root, dir).split("/").filter(Boolean)) {
-    const next = join(current, part);
-    const info = lstatOrNull(next);
-    if (info === null) {
-      try {
-        mkdirSync(next, { mode });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-      chmodSync(next, mode);
-      syncDir(current);
-    } else if (info.isSymbolicLink()) {
-      throw errors.unsafePath(next, "it became a symlink while tend was working; nothing was written through it");
-    } else if (!info.isDirectory()) {
-      throw errors.unsafePath(next, "it is not a folder (a file is in the way)");
-    }
-    current = next;
-  }
-}
-
-/** The parent of a host path, resolved beneath `root` and made to exist; with the real target. */
-export function prepareTarget(root: string, hostPath: string, dirMode = 0o755): { dir: string; target: string } {
-  const dir = resolveBeneath(root, dirname(hostPath), true);
-  ensureRealDir(root, dir, dirMode);
+/** The parent of a host path, resolved beneath the batch's root and made to exist; with the real target. */
+export function prepareTarget(batch: WriteBatch, hostPath: string): { dir: string; target: string } {
+  const dir = batch.folder(dirname(hostPath));
   return { dir, target: join(dir, basename(hostPath)) };
 }
 
@@ -76,12 +40,13 @@ function assertReplaceable(target: string, kind: "file" | "symlink"): void {
 
 /**
  * Writes a file atomically: a temp file in the same folder (O_EXCL, O_NOFOLLOW) given its final
- * mode and owner, fsync, rename over the target, fsync the folder. Never leaves a partial target.
- * Synchronous on purpose: every step is a system call on tend's main thread, so a fault injected
- * at the k-th call lands on the same step every run.
+ * mode and owner; the batch makes its bytes durable and renames it over the target when it
+ * commits (see WriteBatch), so no reader and no crash ever sees a partial target. Synchronous
+ * on purpose: every step is a system call on tend's main thread, so a fault injected at the k-th
+ * call lands on the same step every run.
  */
-export function writeFileAtomic(root: string, hostPath: string, content: string, mode: number, owner: Ownership = {}): void {
-  const { dir, target } = prepareTarget(root, hostPath);
+export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: string, mode: number, owner: Ownership = {}): void {
+  const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "file");
   const temp = join(dir, tempName(basename(target)));
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -90,39 +55,32 @@ export function writeFileAtomic(root: string, hostPath: string, content: string,
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && isRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
-    fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(temp);
     throw error;
   }
   closeSync(fd);
-  try {
-    renameSync(temp, target);
-  } catch (error) {
-    unlinkQuietly(temp);
-    throw error;
-  }
-  syncDir(dir);
+  batch.defer({ temp, target, dir, data: true });
 }
 
 /** Points `hostPath` at `target` atomically (a temp link renamed over it). */
-export function writeSymlinkAtomic(root: string, hostPath: string, linkTarget: string, owner: Ownership = {}): void {
-  const { dir, target } = prepareTarget(root, hostPath);
+export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarget: string, owner: Ownership = {}): void {
+  const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "symlink");
   const temp = join(dir, tempName(basename(target)));
   symlinkSync(linkTarget, temp);
   try {
     if (owner.uid !== undefined && isRoot()) lchownSync(temp, owner.uid, owner.gid ?? -1);
-    renameSync(temp, target);
   } catch (error) {
     unlinkQuietly(temp);
     throw error;
   }
-  syncDir(dir);
+  // Renamed in order with the files before it: a link that enables a service lands after them.
+  batch.defer({ temp, target, dir, data: false });
 }
 
-function unlinkQuietly(path: string): void {
+export function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {

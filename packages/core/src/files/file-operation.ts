@@ -2,7 +2,8 @@ import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openS
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
-import { ensureRealDir, prepareTarget, syncDir, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
+import { prepareTarget, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
+import { WriteBatch } from "./write-batch.js";
 import { fsError } from "./fs-error.js";
 import { resolveBeneath } from "./resolve-beneath.js";
 import { tempOwner } from "./temp-name.js";
@@ -43,15 +44,34 @@ const VERBS: Record<FileOperation["op"], string> = {
 
 /** Performs operations in order in this process; one failure never stops the next. */
 export function performLocally(root: string, operations: FileOperation[]): (OperationFailure | null)[] {
-  return operations.map((operation) => {
-    try {
-      performOne(root, operation);
-      return null;
-    } catch (error) {
-      const failure = fsError(error, VERBS[operation.op], operation.path);
-      return { code: failure.code, message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) };
-    }
-  });
+  const batch = new WriteBatch(root);
+  const results: (OperationFailure | null)[] = [];
+  const settle = () => {
+    for (const [index, error] of batch.commit()) results[index] = asFailure(error, operations[index]!);
+  };
+  try {
+    operations.forEach((operation, index) => {
+      // Writes wait for the commit; anything else sees the batch's earlier writes in place.
+      if (operation.op !== "write" && operation.op !== "symlink" && operation.op !== "mkdir") settle();
+      batch.current = index;
+      try {
+        performOne(batch, operation);
+        results[index] = null;
+      } catch (error) {
+        results[index] = asFailure(error, operation);
+      }
+    });
+    settle();
+  } catch (error) {
+    // A folder could not be synced: nothing of this batch is durable for sure.
+    return operations.map((operation, i) => results[i] ?? asFailure(error, operation));
+  }
+  return results;
+}
+
+function asFailure(error: unknown, operation: FileOperation): OperationFailure {
+  const failure = fsError(error, VERBS[operation.op], operation.path);
+  return { code: failure.code, message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) };
 }
 
 /** A failure back as the TendError it was. */
@@ -59,22 +79,22 @@ export function failureError(failure: OperationFailure): TendError {
   return new TendError(failure.code, failure.message, failure.hint ? { hint: failure.hint } : {});
 }
 
-function performOne(root: string, operation: FileOperation): void {
+function performOne(batch: WriteBatch, operation: FileOperation): void {
   switch (operation.op) {
     case "write":
-      return writeFileAtomic(root, operation.path, operation.content, operation.mode, operation.owner);
+      return writeFileAtomic(batch, operation.path, operation.content, operation.mode, operation.owner);
     case "symlink":
-      return writeSymlinkAtomic(root, operation.path, operation.target, operation.owner);
+      return writeSymlinkAtomic(batch, operation.path, operation.target, operation.owner);
     case "mkdir":
-      return makeDir(root, operation.path, operation.mode, operation.owner);
+      return makeDir(batch, operation.path, operation.mode, operation.owner);
     case "remove":
-      return removeEntry(root, operation.path, operation.kind);
+      return removeEntry(batch, operation.path, operation.kind);
     case "rmdir":
-      return removeDir(root, operation.path, operation.ephemeral);
+      return removeDir(batch, operation.path, operation.ephemeral);
     case "clean-temps":
-      return cleanTemps(root, operation.path);
+      return cleanTemps(batch, operation.path);
     case "append":
-      return appendFile(root, operation.path, operation.content, operation.mode);
+      return appendFile(batch, operation.path, operation.content, operation.mode);
   }
 }
 
@@ -88,17 +108,17 @@ function lstatOrNull(path: string) {
   }
 }
 
-function makeDir(root: string, hostPath: string, mode: number, owner: Ownership = {}): void {
-  const { target } = prepareTarget(root, hostPath);
+function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Ownership = {}): void {
+  const { target } = prepareTarget(batch, hostPath);
   const info = lstatOrNull(target);
   if (info && !info.isDirectory()) throw errors.unsafePath(hostPath, info.isSymbolicLink() ? "it is a symlink where a folder should be" : "it is a file where a folder should be");
-  ensureRealDir(root, target, mode);
+  batch.folder(hostPath, mode);
   chmodSync(target, mode);
   if (owner.uid !== undefined && process.getuid?.() === 0) chownSync(target, owner.uid, owner.gid ?? -1);
 }
 
-function removeEntry(root: string, hostPath: string, kind: "file" | "symlink"): void {
-  const target = resolveBeneath(root, hostPath);
+function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlink"): void {
+  const target = resolveBeneath(batch.root, hostPath);
   const info = lstatOrNull(target);
   if (info === null) return;
   const matches = kind === "file" ? info.isFile() : info.isSymbolicLink() || info.isFile();
@@ -107,10 +127,11 @@ function removeEntry(root: string, hostPath: string, kind: "file" | "symlink"): 
     throw errors.unsafePath(hostPath, `it is now ${what}, not the ${kind} tend wrote; tend deletes only what it wrote`);
   }
   unlinkSync(target);
+  batch.touched(dirname(target));
 }
 
-function removeDir(root: string, hostPath: string, ephemeral: string[]): void {
-  const target = resolveBeneath(root, hostPath);
+function removeDir(batch: WriteBatch, hostPath: string, ephemeral: string[]): void {
+  const target = resolveBeneath(batch.root, hostPath);
   const info = lstatOrNull(target);
   if (info === null) return;
   if (!info.isDirectory()) throw errors.unsafePath(hostPath, "it is no longer a folder; tend deletes only what it wrote");
@@ -119,10 +140,12 @@ function removeDir(root: string, hostPath: string, ephemeral: string[]): void {
   // rmSync never follows a link inside: it removes the link.
   for (const name of entries) rmSync(join(target, name), { recursive: true, force: true });
   rmdirSync(target);
+  batch.forget();
+  batch.touched(dirname(target));
 }
 
-function cleanTemps(root: string, hostPath: string): void {
-  const dir = resolveBeneath(root, dirname(hostPath), true);
+function cleanTemps(batch: WriteBatch, hostPath: string): void {
+  const dir = resolveBeneath(batch.root, dirname(hostPath), true);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -134,12 +157,15 @@ function cleanTemps(root: string, hostPath: string): void {
     // Called under the scope's lock, so no other apply is writing these: any left is a crash's.
     if (tempOwner(name, base) === undefined) continue;
     const info = lstatOrNull(join(dir, name));
-    if (info && (info.isFile() || info.isSymbolicLink())) unlinkSync(join(dir, name));
+    if (info && (info.isFile() || info.isSymbolicLink())) {
+      unlinkSync(join(dir, name));
+      batch.touched(dir);
+    }
   }
 }
 
-function appendFile(root: string, hostPath: string, content: string, mode: number): void {
-  const { dir, target } = prepareTarget(root, hostPath);
+function appendFile(batch: WriteBatch, hostPath: string, content: string, mode: number): void {
+  const { dir, target } = prepareTarget(batch, hostPath);
   const fd = openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode);
   try {
     const bytes = Buffer.from(content, "utf8");
@@ -148,5 +174,5 @@ function appendFile(root: string, hostPath: string, content: string, mode: numbe
   } finally {
     closeSync(fd);
   }
-  syncDir(dir);
+  batch.touched(dir);
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, constants, openSync, closeSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HostFileWriter } from "../contract/context.js";
@@ -7,11 +7,12 @@ import type { Scope } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import { lookupGroup, lookupUser } from "../host/passwd.js";
-import { actorFor, type Actor } from "./acting-user.js";
+import { actorFor, runsAsRoot, type Actor } from "./acting-user.js";
+import { FolderResolver } from "./folder-resolver.js";
 import type { Ownership } from "./atomic-write.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
-import { resolveBeneath } from "./resolve-beneath.js";
+import { hostPathParts } from "./host-path.js";
 
 /** What is at a host path, without following a link there. */
 export type PathContent =
@@ -39,25 +40,22 @@ function orNull<T>(read: () => T): T | null {
 export class LocalHostFiles implements HostFileWriter {
   /** The real folder standing for `/`: the image root, or `/` itself. */
   readonly root: string;
-  private readonly dirs = new Map<string, string>();
+  /** Folders seen since the last write: reads of a big spec resolve each folder once. */
+  private readonly folders: FolderResolver;
 
   constructor(
     root: string | undefined,
     private readonly scope: Scope,
   ) {
     this.root = root === undefined ? "/" : realRoot(root);
+    this.folders = new FolderResolver(this.root);
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
   real(path: string): string {
     if (!path.startsWith("/")) throw errors.unsafePath(path, "it is not an absolute path");
-    const parent = dirname(path);
-    let dir = this.dirs.get(parent);
-    if (dir === undefined) {
-      dir = resolveBeneath(this.root, parent, true);
-      this.dirs.set(parent, dir);
-    }
-    return path === "/" ? this.root : join(dir, basename(path));
+    if (path === "/") return this.root;
+    return join(this.folders.resolve(normalizeFolder(dirname(path))).real, basename(path));
   }
 
   private read<T>(verb: string, path: string, read: (real: string) => T): Promise<T> {
@@ -73,7 +71,7 @@ export class LocalHostFiles implements HostFileWriter {
   }
 
   isDirectory(path: string): Promise<boolean> {
-    return this.read("look at", path, () => orNull(() => statSync(resolveBeneath(this.root, path, true)))?.isDirectory() ?? false);
+    return this.read("look at", path, () => this.folders.resolve(normalizeFolder(path)).kind === "folder");
   }
 
   readFile(path: string): Promise<string | null> {
@@ -85,7 +83,10 @@ export class LocalHostFiles implements HostFileWriter {
   }
 
   readDir(path: string): Promise<string[] | null> {
-    return this.read("list", path, () => orNull(() => readdirSync(resolveBeneath(this.root, path, true)))?.sort() ?? null);
+    return this.read("list", path, () => {
+      const found = this.folders.resolve(normalizeFolder(path));
+      return found.kind === "folder" ? (orNull(() => readdirSync(found.real))?.sort() ?? null) : null;
+    });
   }
 
   /** What is at a path, never following a link there: drift detection and refusals read this. */
@@ -156,7 +157,8 @@ export class LocalHostFiles implements HostFileWriter {
    * operations landing in folders a user owns go to one child running as that user.
    */
   async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
-    this.dirs.clear();
+    this.folders.forget();
+    const folders = new FolderResolver(this.root);
     if (operations.length > 0 && !existsSync(this.root)) {
       try {
         mkdirSync(this.root, { recursive: true, mode: 0o755 });
@@ -170,35 +172,35 @@ export class LocalHostFiles implements HostFileWriter {
     while (index < operations.length) {
       let actor: Actor;
       try {
-        actor = this.actorOf(operations[index]!);
+        actor = this.actorOf(operations[index]!, folders);
       } catch (error) {
         results[index] = fsError(error, "write", operations[index]!.path);
         index += 1;
         continue;
       }
       let end = index + 1;
-      while (end < operations.length && sameActor(this.safeActorOf(operations[end]!), actor)) end += 1;
+      while (end < operations.length && sameActor(this.safeActorOf(operations[end]!, folders), actor)) end += 1;
       const batch = operations.slice(index, end);
       const failures = actor.kind === "self" ? performLocally(this.root, batch) : await this.performAs(actor, batch);
+      if (batch.some((o) => o.op === "mkdir" || o.op === "rmdir" || o.op === "write" || o.op === "symlink" || o.op === "append")) folders.forget();
       failures.forEach((failure, i) => (results[index + i] = failure && failureError(failure)));
       index = end;
     }
-    this.dirs.clear();
+    this.folders.forget();
     return results;
   }
 
-  private safeActorOf(operation: FileOperation): Actor | undefined {
+  private safeActorOf(operation: FileOperation, folders: FolderResolver): Actor | undefined {
     try {
-      return this.actorOf(operation);
+      return this.actorOf(operation, folders);
     } catch {
       return undefined;
     }
   }
 
-  private actorOf(operation: FileOperation): Actor {
-    const visited: string[] = [];
-    resolveBeneath(this.root, dirname(operation.path), true, visited);
-    const actor = actorFor(this.root, visited, operation.path);
+  private actorOf(operation: FileOperation, folders: FolderResolver): Actor {
+    if (!runsAsRoot()) return { kind: "self" };
+    const actor = actorFor(this.root, folders.resolve(dirname(operation.path)).owners, operation.path);
     if (actor.kind === "user" && "owner" in operation && operation.owner?.uid !== undefined && operation.owner.uid !== actor.uid) {
       throw errors.unsafePath(
         operation.path,
@@ -261,4 +263,9 @@ function readRegular(real: string): string | null {
 function writerScript(): string {
   const beside = fileURLToPath(new URL("./user-writer-main.js", import.meta.url));
   return existsSync(beside) ? beside : fileURLToPath(new URL("../../dist/files/user-writer-main.js", import.meta.url));
+}
+
+/** A host folder path in the one spelling the resolver caches (no trailing slash, no empty parts). */
+function normalizeFolder(path: string): string {
+  return `/${hostPathParts(path).join("/")}`;
 }

@@ -4,8 +4,12 @@ const MARK = ".tend-";
 
 /** The temp file an atomic write of `base` starts with, beside it: `.<base>.tend-<pid>-<random>`. */
 export function tempName(base: string): string {
-  return `${tempPrefix(base)}${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `${tempPrefix(base)}${process.pid}-${PROCESS_TAG}${(counter++).toString(16)}`;
 }
+
+/** Random per process, counted per file: unique without asking the kernel for randomness each time. */
+const PROCESS_TAG = randomBytes(4).toString("hex");
+let counter = 0;
 
 /** What every temp file of `base` starts with (the name cut short to stay within NAME_MAX). */
 export function tempPrefix(base: string): string {

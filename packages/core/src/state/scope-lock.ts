@@ -3,7 +3,7 @@ import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, 
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { errors } from "../errors/catalogue.js";
-import { ensureRealDir } from "../files/atomic-write.js";
+import { ensureRealDir } from "../files/write-batch.js";
 import { fsError } from "../files/fs-error.js";
 
 /** Who holds a scope's lock, as written into the lock file by the holder. */

@@ -1,0 +1,202 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, constants, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { errors } from "../errors/catalogue.js";
+import { unlinkQuietly } from "./atomic-write.js";
+import { FolderResolver } from "./folder-resolver.js";
+
+/** Syncs a file or folder by path. */
+function syncPath(path: string, folder: boolean): void {
+  const fd = openSync(path, folder ? constants.O_RDONLY | constants.O_DIRECTORY : constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Syncs a folder, so the names just made or renamed in it survive a crash. */
+export function syncDir(dir: string): void {
+  syncPath(dir, true);
+}
+
+/** From this many files or folders on, one `sync --file-system` per device beats one fsync each. */
+const SYNCFS_FROM = 16;
+
+/** A write waiting for its batch to commit: a temp file (or link) to rename over its target. */
+interface Deferred {
+  temp: string;
+  target: string;
+  dir: string;
+  /** A file whose bytes must be durable before the rename (a link has none). */
+  data: boolean;
+  /** The operation it belongs to, for its failure. */
+  index?: number;
+}
+
+/**
+ * What one batch of file operations shares: the folders already resolved beneath the root and
+ * made, the writes waiting to be renamed into place, and the folders whose entries still need
+ * syncing. A batch commits in two steps, the way a journal does: first every waiting temp file
+ * is made durable (one `sync --file-system` per device for many, fsync each for few), then they
+ * are renamed over their targets in order and the folders synced. Anything that reads or
+ * removes commits what waits first, so the batch's order is the order on disk; and a batch ends
+ * committed, before the state journal records any of its writes as done.
+ */
+export class WriteBatch {
+  private readonly ready = new Map<string, string>();
+  private readonly folders: FolderResolver;
+  private readonly unsynced = new Set<string>();
+  private deferred: Deferred[] = [];
+  /** The operation being performed, so a deferred write can be blamed on it. */
+  current: number | undefined;
+
+  constructor(readonly root: string) {
+    this.folders = new FolderResolver(root);
+  }
+
+  /** The real folder for a host folder, made to exist (missing parts with exactly `mode`, whatever the umask). */
+  folder(hostDir: string, mode = 0o755): string {
+    const known = this.ready.get(hostDir);
+    if (known !== undefined) return known;
+    const found = this.folders.resolve(hostDir);
+    if (found.kind === "other") throw errors.unsafePath(hostDir, "it is not a folder (a file is in the way)");
+    let real = found.real;
+    if (found.kind === "missing") {
+      const parent = this.folder(dirname(hostDir), mode);
+      real = join(parent, basename(hostDir));
+      makeFolder(real, mode);
+      this.touched(parent);
+    }
+    this.ready.set(hostDir, real);
+    return real;
+  }
+
+  /** A folder got a new entry (or lost one): synced when the batch commits. */
+  touched(realDir: string): void {
+    this.unsynced.add(realDir);
+  }
+
+  /** A temp file or link ready to be renamed over its target at the commit. */
+  defer(write: Omit<Deferred, "index">): void {
+    this.deferred.push({ ...write, ...(this.current !== undefined ? { index: this.current } : {}) });
+  }
+
+  /** Folders were removed: what was resolved may be gone. */
+  forget(): void {
+    this.ready.clear();
+    this.folders.forget();
+  }
+
+  /**
+   * Makes waiting writes durable, renames them into place in order, and syncs every touched
+   * folder. Returns the failures by operation index (a rename that failed leaves its target as
+   * it was and its temp file removed).
+   */
+  commit(): Map<number, unknown> {
+    const failures = new Map<number, unknown>();
+    const waiting = this.deferred;
+    this.deferred = [];
+    if (waiting.length > 0) {
+      try {
+        durable(waiting.filter((w) => w.data).map((w) => w.temp), false);
+      } catch (error) {
+        for (const write of waiting) {
+          unlinkQuietly(write.temp);
+          if (write.index !== undefined) failures.set(write.index, error);
+        }
+        return failures;
+      }
+      for (const write of waiting) {
+        try {
+          renameSync(write.temp, write.target);
+          this.unsynced.add(write.dir);
+        } catch (error) {
+          unlinkQuietly(write.temp);
+          if (write.index !== undefined) failures.set(write.index, error);
+        }
+      }
+    }
+    const dirs = [...this.unsynced];
+    this.unsynced.clear();
+    durable(dirs, true);
+    return failures;
+  }
+}
+
+/** Makes files (or folders) durable: fsync each when few, else one syncfs per device they are on. */
+function durable(paths: string[], folders: boolean): void {
+  if (paths.length === 0) return;
+  if (paths.length >= SYNCFS_FROM && syncFileSystems(paths)) return;
+  for (const path of paths) {
+    try {
+      syncPath(path, folders);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
+/** `sync --file-system` once per device holding `paths`; false when that command is missing. */
+function syncFileSystems(paths: string[]): boolean {
+  const byDevice = new Map<number, string>();
+  for (const path of paths) {
+    try {
+      const device = statSync(path).dev;
+      if (!byDevice.has(device)) byDevice.set(device, path);
+    } catch {
+      // gone: nothing of it to sync
+    }
+  }
+  for (const path of byDevice.values()) {
+    const result = spawnSync("sync", ["--file-system", "--", path], { stdio: "ignore", timeout: 120_000 });
+    if (result.error || result.status !== 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Makes the real folder `dir` (already resolved beneath `root`) exist: each missing folder is
+ * created with exactly `mode`, whatever the umask, and its parent synced (at the commit, when
+ * there is a batch) so it survives a crash. A file, or a link that appeared since resolving,
+ * where a folder should be is refused.
+ */
+export function ensureRealDir(root: string, dir: string, mode = 0o755, batch?: WriteBatch): void {
+  let current = root;
+  for (const part of relative(root, dir).split("/").filter(Boolean)) {
+    const next = join(current, part);
+    const info = lstatOrNull(next);
+    if (info === null) {
+      makeFolder(next, mode);
+      if (batch) batch.touched(current);
+      else syncDir(current);
+    } else if (info.isSymbolicLink()) {
+      throw errors.unsafePath(next, "it became a symlink while tend was working; nothing was written through it");
+    } else if (!info.isDirectory()) {
+      throw errors.unsafePath(next, "it is not a folder (a file is in the way)");
+    }
+    current = next;
+  }
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Makes one folder with exactly `mode`; one made meanwhile must be a folder too. */
+function makeFolder(path: string, mode: number): void {
+  try {
+    mkdirSync(path, { mode });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const info = lstatSync(path);
+    if (!info.isDirectory()) throw errors.unsafePath(path, info.isSymbolicLink() ? "it became a symlink while tend was working; nothing was written through it" : "it is not a folder (a file is in the way)");
+    return;
+  }
+  chmodSync(path, mode);
+}
