@@ -20,13 +20,21 @@ export interface ResolvedFolder {
 export class FolderResolver {
   private readonly known = new Map<string, ResolvedFolder>();
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    /**
+     * Whether to remember that a folder is missing. Only while tend alone changes the tree (one
+     * batch of writes); reads over a whole run remember only folders that exist, since the init
+     * and the commands tend runs make new ones.
+     */
+    private readonly rememberMissing = true,
+  ) {}
 
   resolve(hostDir: string): ResolvedFolder {
     const cached = this.known.get(hostDir);
     if (cached) return cached;
     const found = hostDir === "/" ? { real: this.root, kind: "folder" as const, owners: new Map<number, string>() } : this.step(hostDir);
-    this.known.set(hostDir, found);
+    if (found.kind === "folder" || this.rememberMissing) this.known.set(hostDir, found);
     return found;
   }
 

@@ -48,7 +48,12 @@ export class LocalHostFiles implements HostFileWriter {
     private readonly scope: Scope,
   ) {
     this.root = root === undefined ? "/" : realRoot(root);
-    this.folders = new FolderResolver(this.root);
+    this.folders = new FolderResolver(this.root, false);
+  }
+
+  /** Forgets the folders seen: a command ran that may have changed them. */
+  forgetFolders(): void {
+    this.folders.forget();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */

@@ -64,9 +64,13 @@ export class WriteBatch {
     let real = found.real;
     if (found.kind === "missing") {
       const parent = this.folder(dirname(hostDir), mode);
-      real = join(parent, basename(hostDir));
-      makeFolder(real, mode);
-      this.touched(parent);
+      if (join(parent, basename(hostDir)) === real) {
+        makeFolder(real, mode);
+        this.touched(parent);
+      } else {
+        // A dangling link on the way: make what it points to, beneath the root.
+        ensureRealDir(this.root, real, mode, this);
+      }
     }
     this.ready.set(hostDir, real);
     return real;

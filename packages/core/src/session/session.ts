@@ -53,7 +53,17 @@ export class Session {
     offline = root !== undefined,
   ) {
     const files = new LocalHostFiles(root, host.scope);
-    this.parts = { facts: host.facts, scope: host.scope, runner, files, root: root === undefined ? undefined : files.root, offline, log };
+    // A command may change the tree (an init making folders, s6-rc compiling): reads look afresh after one.
+    const watched: Runner = {
+      run: async (command) => {
+        try {
+          return await runner.run(command);
+        } finally {
+          files.forgetFolders();
+        }
+      },
+    };
+    this.parts = { facts: host.facts, scope: host.scope, runner: watched, files, root: root === undefined ? undefined : files.root, offline, log };
     this.stateStore = new StateStore(files, stateDir(host.scope));
   }
 
