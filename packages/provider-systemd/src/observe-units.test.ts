@@ -141,3 +141,26 @@ describe("observeUnits in a user scope", () => {
     }
   });
 });
+
+describe("observeUnits and foreign drop-ins", () => {
+  it("reports drop-ins that change a unit tend wrote (its own, a prefix's, the type's), as warnings that never become drift", async () => {
+    const runner = capturedHost();
+    const ctx = await readContext({ init: "systemd", runner });
+    const { writeHostTree } = await import("@tend/testkit");
+    await writeHostTree(ctx.files.real("/"), {
+      "etc/systemd/system/tend-web.service.d/override.conf": "[Service]\nExecStart=\nExecStart=/bin/evil\nUser=root\n",
+      "etc/systemd/system/tend-.service.d/limits.conf": "[Service]\nMemoryMax=1G\n",
+      "run/systemd/system/service.d/all.conf": "[Unit]\nDescription=x\n",
+      "etc/systemd/system/tend-web.service.d/readme.txt": "not a drop-in\n",
+      "etc/systemd/system/sshd.service.d/mine.conf": "[Service]\nNice=5\n",
+    });
+    const observed = await observeUnits([svc("web", { exec: "/bin/sleep infinity" }), svc("sshd")], ctx);
+    expect(observed.get("service:web")?.warnings).toEqual([
+      "/etc/systemd/system/tend-web.service.d/override.conf changes it (ExecStart, User); tend leaves drop-ins alone",
+      "/etc/systemd/system/tend-.service.d/limits.conf changes it (MemoryMax); tend leaves drop-ins alone",
+      "/run/systemd/system/service.d/all.conf changes it (Description); tend leaves drop-ins alone",
+    ]);
+    expect(observed.get("service:web")?.drift).toBeUndefined();
+    expect(observed.get("service:sshd")?.warnings).toBeUndefined();
+  });
+});

@@ -7,7 +7,8 @@ import { parseListUnits, type LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { userUnitSearchPath } from "./unit-directories.js";
-import { isDistroUnit, primaryUnit } from "./unit-name.js";
+import { isDistroUnit, ownedUnits, primaryUnit } from "./unit-name.js";
+import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
 
 interface Target {
   key: string;
@@ -49,8 +50,11 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
   const readings = await readUnits(targets, ctx);
   const displayManager = targets.some((t) => t.resource.type === "service" && t.resource.displayManager);
   const defaultTarget = displayManager ? await readDefaultTarget(ctx) : undefined;
+  const dropIns = await findDropIns(targets.flatMap((t) => ownedUnits(t.resource)), ctx);
   for (const target of targets) {
     const observation = toObservation(target, readings);
+    const foreign = ownedUnits(target.resource).flatMap((unit) => dropIns.get(unit) ?? []);
+    if (foreign.length > 0) observation.warnings = dropInWarnings(foreign);
     if (target.resource.type === "service" && target.resource.displayManager && defaultTarget !== GRAPHICAL_TARGET) {
       observation.drift = [`the host boots to ${defaultTarget ?? "no default target"}, not ${GRAPHICAL_TARGET}`];
     }
