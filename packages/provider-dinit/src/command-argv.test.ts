@@ -11,7 +11,7 @@ describe("commandArgv", () => {
   });
 
   it("runs shell syntax through /bin/sh -c", () => {
-    expect(commandArgv("restic backup ~/Documents")).toEqual(["/bin/sh", "-c", "restic backup ~/Documents"]);
+    expect(commandArgv("restic backup ~/Documents")).toEqual(["/bin/sh", "-c", "exec restic backup ~/Documents"]);
   });
 
   it("puts env first as /usr/bin/env assignments, sorted by name", () => {

@@ -1,4 +1,4 @@
-import { errors, parseExec, type RenderContext, type Resource, type Service, type TendError } from "@tend/core";
+import { errors, type RenderContext, type Resource, type Service, type TendError } from "@tend/core";
 import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
 import { primaryUnit, tendUnitName } from "./unit-name.js";
 
@@ -27,11 +27,8 @@ export function checkResource(resource: Resource, _ctx?: RenderContext): TendErr
   } else if (primaryUnit(resource).length > UNIT_NAME_MAX) {
     found.push(errors.invalidField(ref, "name", `is longer than the ${UNIT_NAME_MAX} characters systemd allows in a unit name`));
   }
-  if (resource.type === "timer") {
-    found.push(...checkExec(ref, resource.exec));
-    return found;
-  }
-  if (resource.exec !== undefined) found.push(...checkExec(ref, resource.exec));
+  // A relative exec is the spec's error on every init (the model refuses it).
+  if (resource.type === "timer") return found;
   if (resource.displayManager && resource.user) {
     found.push(errors.invalidField(ref, "displayManager", "a display manager is a system service: it sets the host's default target"));
   }
@@ -42,16 +39,6 @@ export function checkResource(resource: Resource, _ctx?: RenderContext): TendErr
   }
   found.push(...checkHatch(ref, resource.systemd));
   return found;
-}
-
-/** systemd runs an absolute path or a bare name; a relative path such as `bin/x` fails to load. */
-function checkExec(ref: string, exec: string): TendError[] {
-  const line = parseExec(exec);
-  const first = line.argv[0];
-  if (line.kind === "argv" && first !== undefined && !first.startsWith("/")) {
-    return [errors.invalidField(ref, "exec", `\`${first}\` is a relative path; use an absolute path, or a bare command name looked up on PATH`)];
-  }
-  return [];
 }
 
 /**

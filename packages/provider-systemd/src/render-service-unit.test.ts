@@ -98,7 +98,7 @@ describe("renderServiceUnit: every field", () => {
     const text = renderServiceUnit(
       parsed(service("a", { exec: `date +%F > "/tmp/$USER day"`, description: "100% C:\\", env: { MSG: `say "hi" 5% \\o/ $HOME` } })),
     );
-    expect(text).toContain('ExecStart=/bin/sh -c "date +%%F > \\"/tmp/$$USER day\\""\n');
+    expect(text).toContain('ExecStart=/bin/sh -c "exec date +%%F > \\"/tmp/$$USER day\\""\n');
     expect(text).toContain("Description=100%% C:\\ \n");
     expect(text).toContain('Environment="MSG=say \\"hi\\" 5%% \\\\o/ $HOME"\n');
   });

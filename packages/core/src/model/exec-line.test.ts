@@ -1,15 +1,88 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseExec } from "./exec-line.js";
+import { execProblem, parseExec } from "./exec-line.js";
 import { shellQuote } from "./shell-quote.js";
-import { execFileSync } from "node:child_process";
+import { execLastCommand, shellWords } from "./shell-words.js";
+
+/** How /bin/sh itself splits a simple command into words (the oracle). */
+function shSplit(line: string): string[] | "error" {
+  const result = spawnSync("/bin/sh", ["-c", `set -f; eval "set -- $LINE" && for a in "$@"; do printf '%s\\0' "$a"; done`], { encoding: "utf8", env: { LINE: line } });
+  if (result.status !== 0) return "error";
+  return result.stdout === "" ? [] : result.stdout.slice(0, -1).split("\0");
+}
 
 describe("parseExec", () => {
   it("looks a bare command up through /usr/bin/env and keeps full paths", () => {
     expect(parseExec("syncthing serve --no-browser").argv).toEqual(["/usr/bin/env", "syncthing", "serve", "--no-browser"]);
     expect(parseExec("/opt/web/bin/server --port 8080").argv).toEqual(["/opt/web/bin/server", "--port", "8080"]);
   });
-  it.each(["restic backup ~/Documents", "a | b", "a > f", "echo $HOME", "ls *.txt", "FOO=1 cmd", "echo 'x y'"])("runs shell syntax through /bin/sh -c: %s", (line) => {
-    expect(parseExec(line)).toMatchObject({ kind: "shell", argv: ["/bin/sh", "-c", line] });
+
+  it("splits a simple command with quotes into its arguments, with no shell in between", () => {
+    expect(parseExec(`nginx -g "daemon off;"`)).toEqual({ kind: "argv", argv: ["/usr/bin/env", "nginx", "-g", "daemon off;"] });
+    const loop = `/bin/sh -c 'echo $$ >> /run/x.pids; trap "echo hup" HUP; while :; do sleep 1; done'`;
+    expect(parseExec(loop)).toEqual({ kind: "argv", argv: ["/bin/sh", "-c", `echo $$ >> /run/x.pids; trap "echo hup" HUP; while :; do sleep 1; done`] });
+    expect(parseExec(`/opt/x --name=it\\'s "a \\"b\\"" ''`).argv).toEqual(["/opt/x", "--name=it's", 'a "b"', ""]);
+  });
+
+  it.each(["restic backup ~/Documents", "a | b", "a > f", "echo $HOME", "ls *.txt", "FOO=1 cmd", `echo "$HOME"`, "a; b", "if true; then x; fi", "cmd # note", "(a)"])(
+    "runs shell syntax through one /bin/sh -c: %s",
+    (line) => {
+      expect(parseExec(line)).toMatchObject({ kind: "shell", script: line });
+      expect(parseExec(line).argv.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
+    },
+  );
+
+  it("splits words exactly as /bin/sh does", () => {
+    const piece = fc.constantFrom("a", "b", " ", "\t", "'", '"', "\\", "x y", "-c", "=", "%", "{}", ";", "$", "*", "é", "\\\\", "#", "~");
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), (pieces) => {
+        const line = `/bin/echo ${pieces.join("")}`;
+        const read = shellWords(line);
+        if (read.kind === "syntax") return;
+        const oracle = shSplit(line);
+        if (read.kind === "error") expect(oracle).toBe("error");
+        else expect(read.words).toEqual(oracle);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("exec before the last command", () => {
+  it.each([
+    ["cd /srv/app && ./run --port 80", "cd /srv/app && exec ./run --port 80"],
+    ["echo $$ > /run/x.pid; /opt/x", "echo $$ > /run/x.pid; exec /opt/x"],
+    ["/opt/x >> /var/log/x.log 2>&1", "exec /opt/x >> /var/log/x.log 2>&1"],
+    ["test -f /etc/x || /opt/x --init;", "test -f /etc/x || exec /opt/x --init;"],
+  ])("%s", (script, expected) => {
+    expect(execLastCommand(script)).toBe(expected);
+  });
+
+  it.each(["a | b", "a &", "trap 'x' HUP; while :; do sleep 1; done", "while :; do sleep 1; done", "FOO=1 cmd", "exec /opt/x", "(a; b)", "{ a; b; }", "a; f() { b; }"])(
+    "leaves alone what exec would change: %s",
+    (script) => {
+      expect(execLastCommand(script)).toBe(script);
+    },
+  );
+
+  it("keeps the script's meaning, and makes the last command the shell's own process", () => {
+    const script = execLastCommand("echo $$; sh -c 'echo $$'");
+    expect(script).toBe("echo $$; exec sh -c 'echo $$'");
+    const [shell, last] = execFileSync("/bin/sh", ["-c", script], { encoding: "utf8" }).trim().split("\n");
+    expect(last).toBe(shell);
+    const [shellAgain, child] = execFileSync("/bin/sh", ["-c", "echo $$; sh -c 'echo $$'"], { encoding: "utf8" }).trim().split("\n");
+    expect(child).not.toBe(shellAgain);
+  });
+});
+
+describe("execProblem", () => {
+  it("refuses a relative program and an unclosed quote on every init", () => {
+    expect(execProblem("./bin/prog --x")).toContain("`./bin/prog` is a relative path");
+    expect(execProblem("bin/prog")).toContain("relative path");
+    expect(execProblem("cd /x && ./run")).toBeUndefined();
+    expect(execProblem(`/opt/x "unclosed`)).toBe('it has a `"` that is never closed');
+    expect(execProblem("/opt/x --ok")).toBeUndefined();
   });
 });
 

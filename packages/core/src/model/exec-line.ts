@@ -1,21 +1,36 @@
+import { execLastCommand, shellWords } from "./shell-words.js";
+
 /**
- * How an `exec` line runs on an init that wants an argument list: a plain command is split on
- * spaces (a bare name looked up on PATH through `/usr/bin/env`, since inits do not search PATH);
- * anything using shell syntax runs through `/bin/sh -c`.
+ * How an `exec` line runs on an init that wants an argument list, so that the program an admin
+ * writes is the process the init supervises and signals:
+ * - a simple command, quotes and backslashes included (`nginx -g "daemon off;"`,
+ *   `/bin/sh -c 'trap … HUP; while :; do sleep 1; done'`), is split into its arguments exactly as
+ *   sh would and run directly; a bare name is looked up on PATH through `/usr/bin/env` (inits
+ *   do not search PATH), which execs the program in its own place;
+ * - real shell syntax (pipes, redirects, `$VAR`, globs, `~`, lists) runs through one
+ *   `/bin/sh -c` whose last command is `exec`ed where that keeps the script's meaning.
  */
 export type ExecLine =
   | { kind: "argv"; argv: string[] }
   | { kind: "shell"; script: string; argv: ["/bin/sh", "-c", string] };
 
-/** Characters that make a line shell syntax: pipes, redirects, `$`, globs, `~`, quotes, … */
-const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]#~{}!]/;
-
 export function parseExec(exec: string): ExecLine {
-  const words = exec.trim().split(/[ \t]+/).filter(Boolean);
-  const assignsFirst = words[0] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]);
-  if (SHELL_SYNTAX.test(exec) || assignsFirst || words.length === 0) {
-    return { kind: "shell", script: exec, argv: ["/bin/sh", "-c", exec] };
+  const read = shellWords(exec.trim());
+  if (read.kind !== "words") {
+    const script = exec.trim();
+    return { kind: "shell", script, argv: ["/bin/sh", "-c", execLastCommand(script)] };
   }
-  const argv = words[0]!.includes("/") ? words : ["/usr/bin/env", ...words];
-  return { kind: "argv", argv };
+  const [first, ...rest] = read.words;
+  return { kind: "argv", argv: first!.includes("/") ? read.words : ["/usr/bin/env", first!, ...rest] };
+}
+
+/** Why an exec line cannot run the same on every init, or undefined when it can. */
+export function execProblem(exec: string): string | undefined {
+  const read = shellWords(exec.trim());
+  if (read.kind === "error") return read.why;
+  const first = read.kind === "words" ? read.words[0]! : (exec.trim().split(/[ \t]+/)[0] ?? "");
+  if (first.includes("/") && !first.startsWith("/")) {
+    return `\`${first}\` is a relative path, which each init resolves from another folder; use an absolute path, or a bare command name looked up on PATH`;
+  }
+  return undefined;
 }

@@ -2,10 +2,17 @@ import { z } from "zod";
 import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
+import { execProblem } from "./exec-line.js";
 
 const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
 /** A command line: one line, and not starting with `-` (env and the inits would read it as an option). */
-const execLine = oneLine.min(1).refine((text) => !text.trimStart().startsWith("-"), { message: "must not start with `-`" });
+const execLine = oneLine
+  .min(1)
+  .refine((text) => !text.trimStart().startsWith("-"), { message: "must not start with `-`" })
+  .superRefine((text, ctx) => {
+    const problem = execProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const name = z
   .string()
   .max(255, { message: "must be at most 255 characters" })
