@@ -38,6 +38,12 @@ export interface ProviderDefinition {
    */
   check?(resource: Resource, ctx: RenderContext): TendError[];
   /**
+   * What plan should point out about a resource the provider can express but not quite as
+   * written (an escape-hatch directive that replaces a line tend generated from another field).
+   * Pure. Shown as warnings; they never fail the plan.
+   */
+  warnings?(resource: Resource, ctx: RenderContext): string[];
+  /**
    * The artifacts a resource becomes. Pure: same input, same bytes, in the order they should be
    * written (a link that enables a service after the files it points at).
    */

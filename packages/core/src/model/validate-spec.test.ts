@@ -189,3 +189,13 @@ describe("validateSpec: specs that could never converge", () => {
     expect(validateSpec([{ type: "file", name: "x", path: "/var/lib/tender", content: "" }], () => ({}), { reserved })).toHaveLength(1);
   });
 });
+
+describe("validateSpec: after across scopes", () => {
+  it("refuses a user service ordered after a system service, and the other way", () => {
+    expect(messages([{ type: "service", name: "sysx", exec: "/x" }, { type: "service", name: "mine", exec: "/y", user: true, after: ["sysx"] }])).toEqual([
+      "service:mine has an invalid `after`: names service:sysx, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
+    ]);
+    expect(messages([{ type: "service", name: "u", exec: "/x", user: true }, { type: "service", name: "s", exec: "/y", after: ["u"] }])[0]).toContain("names service:u, a user service");
+    expect(messages([{ type: "service", name: "a", exec: "/x", user: true }, { type: "service", name: "b", exec: "/y", user: true, after: ["a"] }])).toEqual([]);
+  });
+});

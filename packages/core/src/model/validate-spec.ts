@@ -144,7 +144,17 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
       const index = keys.get(`service:${entry}`);
       const target = index === undefined ? undefined : resources[index];
       if (!target) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
-      else if (target.type === "service" && target.exec === undefined) {
+      else if (target.type === "service" && Boolean(target.user) !== Boolean(resource.user)) {
+        const [mine, theirs] = resource.user ? ["a user service", "a system service"] : ["a system service", "a user service"];
+        found.push(
+          errors.invalidField(
+            key,
+            "after",
+            `names service:${entry}, ${theirs}, and ${key} is ${mine}; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)`,
+            at(["after", i], "after"),
+          ),
+        );
+      } else if (target.type === "service" && target.exec === undefined) {
         found.push(errors.invalidField(key, "after", `names service:${entry}, a unit the distro ships; \`after\` takes tend services with an exec, "network" or a systemd *.target`, at(["after", i], "after")));
       }
     });

@@ -31,6 +31,8 @@ export interface PlanInput {
   obstacles?: Map<string, string>;
   /** Things about the scope as a whole, reported with the plan (state entries left out, unclaimed orphans). */
   warnings?: string[];
+  /** Providers' warnings about how they express a resource (see ProviderDefinition.warnings), by key. */
+  notes?: Map<string, string[]>;
   observations: Map<string, Observation>;
   adopt: boolean;
   /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
@@ -112,7 +114,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     conflicts: [],
     orphans: [],
     refusals: [],
-    warnings: [...(observation?.warnings ?? [])],
+    warnings: [...(input.notes?.get(key) ?? []), ...(observation?.warnings ?? [])],
     writes: [],
     artifacts,
     ...(observation ? { observation } : {}),

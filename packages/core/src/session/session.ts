@@ -230,6 +230,12 @@ export class Session {
       if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource) ?? [] });
     }
     const warnings = [...this.stateStore.problems, ...(await this.unclaimedOrphans(state, rendered))];
+    const notes = new Map<string, string[]>();
+    for (const resource of resources) {
+      const key = `${resource.type}:${resource.name}`;
+      const found = assigned.get(key)?.warnings?.(resource, this.renderContext()) ?? [];
+      if (found.length > 0) notes.set(key, found);
+    }
     const plan = planChanges({
       host: this.host.facts,
       scope: this.host.scope,
@@ -241,6 +247,7 @@ export class Session {
       obstacles,
       observations,
       warnings,
+      notes,
       adopt: options.adopt ?? false,
       offline: this.offline,
     });
