@@ -59,7 +59,7 @@ describe("exec before the last command", () => {
     expect(execLastCommand(script)).toBe(expected);
   });
 
-  it.each(["a | b", "a &", "trap 'x' HUP; while :; do sleep 1; done", "while :; do sleep 1; done", "FOO=1 cmd", "exec /opt/x", "(a; b)", "{ a; b; }", "a; f() { b; }"])(
+  it.each(["echo run >> /tmp/once.count; exit 3", "cd /tmp; echo hi", "a | b", "a &", "trap 'x' HUP; while :; do sleep 1; done", "while :; do sleep 1; done", "FOO=1 cmd", "exec /opt/x", "(a; b)", "{ a; b; }", "a; f() { b; }"])(
     "leaves alone what exec would change: %s",
     (script) => {
       expect(execLastCommand(script)).toBe(script);

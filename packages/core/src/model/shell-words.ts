@@ -11,6 +11,15 @@ const OPERATORS = new Set(["|", "&", ";", "<", ">", "(", ")"]);
 const GLOB = new Set(["*", "?", "["]);
 const RESERVED = new Set(["!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi", "for", "if", "in", "then", "until", "while"]);
 const BLANK = /[ \t]/;
+/**
+ * Shell builtins: `exec` can only run a program, so `exec exit 3` fails, and a builtin such as
+ * `echo` behaves differently from the program of the same name. A script ending in one is left alone.
+ */
+const BUILTINS = new Set([
+  ":", ".", "[", "alias", "bg", "break", "cd", "command", "continue", "echo", "eval", "exec", "exit", "export", "false", "fc", "fg", "getopts",
+  "hash", "jobs", "kill", "local", "newgrp", "printf", "pwd", "read", "readonly", "return", "set", "shift", "source", "test", "times", "trap",
+  "true", "type", "ulimit", "umask", "unalias", "unset", "wait",
+]);
 
 export function shellWords(line: string): ShellWords {
   const words: string[] = [];
@@ -81,8 +90,8 @@ export function shellWords(line: string): ShellWords {
  * A script with `exec` before its last command, where that is the same script: the shell then
  * becomes the program, so the init supervises and signals the program itself. Left alone when
  * the last command is part of a pipeline, runs in the background, is a compound command, a
- * function or a subshell, starts with an assignment, or when the script sets traps (which exec
- * would drop).
+ * function, a subshell or a shell builtin, starts with an assignment, or when the script sets
+ * traps (which exec would drop).
  */
 export function execLastCommand(script: string): string {
   const parts = topLevelParts(script);
@@ -94,7 +103,7 @@ export function execLastCommand(script: string): string {
   if (before === "|" || before === "&") return script;
   if (parts.some((p) => /^\s*trap\b/.test(p.text))) return script;
   const first = text.split(/[ \t]+/)[0]!;
-  if (RESERVED.has(first) || first === "exec" || /^[A-Za-z_][A-Za-z0-9_]*=/.test(first) || /[(){}]/.test(first)) return script;
+  if (RESERVED.has(first) || BUILTINS.has(first) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(first) || /[(){}]/.test(first)) return script;
   const offset = last.start + last.text.indexOf(text);
   return `${script.slice(0, offset)}exec ${script.slice(offset)}`;
 }
