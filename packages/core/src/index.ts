@@ -1,38 +1,18 @@
+/**
+ * @tend/core's main entry, for tend's CLI and programmatic use: the model and spec loading, the
+ * session, planner and executor, discovery and output. A provider imports `@tend/core/contract`
+ * only, which this entry re-exports.
+ */
 export * from "./contract/index.js";
-export { TendError, TendErrors, type ErrorLocation, type TendErrorOptions } from "./errors/tend-error.js";
-export { errors } from "./errors/catalogue.js";
-export {
-  ResourceSchema,
-  ServiceSchema,
-  TimerSchema,
-  FileSchema,
-  SIGNALS,
-  type Resource,
-  type ResourceType,
-  type Service,
-  type Timer,
-  type FileResource,
-  type PlistValue,
-  type Signal,
-} from "./model/resource-schema.js";
-export { parseReference, canonicalReference, resourceKey, RESOURCE_TYPES, type ResourceKey } from "./model/reference.js";
-export { NAME_PATTERN, ENV_NAME_PATTERN, isOneLine } from "./model/text-rules.js";
-export { parseExec, type ExecLine } from "./model/exec-line.js";
-export { shellQuote } from "./model/shell-quote.js";
-export { parseSchedule, type Schedule, type ScheduleField } from "./schedule/parse-schedule.js";
-export { nextFirings } from "./schedule/next-firings.js";
-export { checkExit } from "./runner/check-exit.js";
+export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema } from "./model/resource-schema.js";
 export { ExecaRunner } from "./runner/execa-runner.js";
 export { LocalHostFiles, type PathContent } from "./files/host-files.js";
-export { lookupUser, lookupGroup, type PasswdEntry } from "./host/passwd.js";
-export { MANAGED_HEADER, carriesManagedHeader } from "./model/managed-header.js";
-export { moreErrors } from "./errors/catalogue.js";
 export { service, timer, file, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
 export { validateSpec, dependenciesOf, type Locate } from "./model/validate-spec.js";
 export { detectInit, parseInit } from "./host/detect-init.js";
 export { resolveHost, type Host, type HostOptions } from "./host/host-facts.js";
 export { findSpec, SPEC_NAMES } from "./spec/find-spec.js";
-export { loadSpec, type Spec } from "./spec/load-spec.js";
+export { loadSpec, openSpec, type Spec, type OpenedSpec } from "./spec/load-spec.js";
 export { planChanges, desiredOf, type PlanInput } from "./plan/plan-changes.js";
 export { checkCapabilities } from "./plan/check-capabilities.js";
 export { contentHash } from "./plan/content-hash.js";
@@ -47,7 +27,9 @@ export { inScope } from "./session/in-scope.js";
 export { applyPlan, ApplyAborted, type ApplyReport, type ApplyOptions } from "./execute/apply-plan.js";
 export { verifyServices, DEFAULT_SETTLE_MS } from "./execute/verify-services.js";
 export { findProviders, isProviderPackageName } from "./discovery/find-providers.js";
-export { firstPartyPackage, type FoundProvider, type ProviderManifest } from "./discovery/provider-manifest.js";
+export { type FoundProvider, type ProviderManifest, type InitDeclaration } from "./discovery/provider-manifest.js";
+export { InitCatalogue, type KnownInit, type HostProbe } from "./discovery/init-catalogue.js";
+export { CORE_VERSION } from "./discovery/load-provider.js";
 export { formatPlan, planToJson } from "./output/format-plan.js";
 export { formatError } from "./output/format-error.js";
 export { painter, colourWanted, type Paint } from "./output/paint.js";

@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { readFileSync } from "node:fs";
 import type { ResourceChange, Timer } from "@tend/core";
-import { applyContext, renderContext } from "@tend/testkit";
+import { applyContext, describeConformance, renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { FakeCrontab } from "./__fixtures__/fake-crontab.js";
 import { PROGRAMS, writePrograms } from "./__fixtures__/write-programs.js";
@@ -18,14 +17,19 @@ const change = (resource: Timer, action: ResourceChange["action"], ops: Resource
   reasons: [],
 });
 
+describeConformance({
+  provider: createCronProvider({ asRoot: true }),
+  packageJson: new URL("../package.json", import.meta.url),
+  init: "runit",
+  async prepareRoot(root) {
+    await writePrograms(root, { "/usr/sbin/cron": PROGRAMS.debianCron });
+    await mkdir(join(root, "etc/cron.d"), { recursive: true });
+  },
+});
+
 describe("the cron provider", () => {
-  it("serves timers on the inits its package.json declares", () => {
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-      tend: { provider: { apiVersion: number; inits: string[]; types: string[] } };
-    };
-    expect(provider.apiVersion).toBe(manifest.tend.provider.apiVersion);
-    expect(provider.serves).toEqual({ inits: manifest.tend.provider.inits, types: manifest.tend.provider.types });
-    expect(provider.serves).toEqual({ inits: ["runit", "openrc", "dinit", "s6"], types: ["timer"] });
+  it("serves timers as a fallback, on any init that has none of its own", () => {
+    expect(provider.serves).toEqual({ inits: [], types: ["timer"], fallback: true });
     expect(provider.capabilities).toEqual({ timer: { userTimers: true } });
     expect(Object.keys(provider.stores ?? {})).toEqual(["crontab-block"]);
   });

@@ -26,7 +26,7 @@ export function createCronProvider(options: CronProviderOptions = {}): ProviderD
   return defineProvider({
     apiVersion: 1,
     name: "cron",
-    serves: { inits: ["runit", "openrc", "dinit", "s6"], types: ["timer"] },
+    serves: { inits: [], types: ["timer"], fallback: true },
     capabilities: { timer: { userTimers: true } },
     check: (resource) => checkTimer(resource),
     render(resource, ctx) {

@@ -1,24 +1,30 @@
-import { API_VERSION, checkCapabilities, type Service } from "@tend/core";
-import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { checkCapabilities, type Service } from "@tend/core";
+import { describeConformance } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
+describeConformance({
+  provider,
+  packageJson: new URL("../package.json", import.meta.url),
+  init: "dinit",
+  async prepareRoot(root) {
+    await mkdir(join(root, "etc/dinit.d/boot.d"), { recursive: true });
+    await writeFile(join(root, "etc/dinit.d/boot"), "type = internal\nwaits-for.d = /etc/dinit.d/boot.d\n");
+    await writeFile(join(root, "etc/dinit.d/network"), "type = internal\n");
+  },
+});
+
 describe("dinit provider", () => {
   it("declares what dinit can express", () => {
-    expect(provider.apiVersion).toBe(API_VERSION);
-    expect(provider.serves).toEqual({ inits: ["dinit"], types: ["service"] });
     expect(provider.capabilities).toEqual({
-      service: { userServices: true, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+      service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
     });
   });
 
-  it("matches its package.json manifest", () => {
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { tend: { provider: { apiVersion: number; inits: string[]; types: string[] } } };
-    expect(manifest.tend.provider).toEqual({ apiVersion: provider.apiVersion, ...provider.serves });
-  });
-
   it("gives the seed's errors for what dinit cannot express, and none for what it can", () => {
-    const check = (fields: Omit<Service, "type">) => checkCapabilities({ type: "service", ...fields }, provider, "dinit").map((e) => e.message);
+    const check = (fields: Omit<Service, "type">) => checkCapabilities({ type: "service", ...fields }, provider, { init: "dinit", packageName: "@tend/provider-dinit", own: true }).map((e) => e.message);
     expect(check({ name: "web", exec: "/bin/web", systemd: { MemoryMax: "512M" } })).toEqual([
       "service:web sets `systemd` (MemoryMax), which only systemd supports, and this host uses dinit",
     ]);

@@ -1,4 +1,4 @@
-import { API_VERSION, defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core";
 import { applyService } from "./apply-service.js";
 import { checkHost } from "./check-host.js";
 import { checkService } from "./check-service.js";
@@ -13,11 +13,11 @@ import { serviceLogs } from "./service-logs.js";
  * `~/.config/dinit.d`), driven with `dinitctl`. Timers on dinit hosts are cron's.
  */
 export default defineProvider({
-  apiVersion: API_VERSION,
+  apiVersion: 1,
   name: "dinit",
   serves: { inits: ["dinit"], types: ["service"] },
   capabilities: {
-    service: { userServices: true, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+    service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
   },
   check: (resource) => checkService(resource),
   render: (resource, ctx) => (resource.type === "service" ? renderService(resource, ctx) : []),

@@ -10,7 +10,7 @@ import { renderJob } from "./render-job.js";
 /**
  * launchd on macOS: services as LaunchDaemons (system) or LaunchAgents (user), timers as calendar
  * jobs. launchd has no ordering between jobs, so `after` is ignored entirely, `*.target` entries
- * included (the seed: "ignored" on launchd), hence `systemdTargets: true`. It cannot enable a
+ * included (the seed: "ignored" on launchd), hence `after: "ignored"`. It cannot enable a
  * unit the system ships, so a service needs `exec`.
  */
 export const launchdProvider = defineProvider({
@@ -21,7 +21,7 @@ export const launchdProvider = defineProvider({
     service: {
       userServices: true,
       distroUnits: false,
-      systemdTargets: true,
+      after: "ignored",
       escapeHatch: "launchd",
       displayManager: false,
       reloadSignal: true,

@@ -1,20 +1,13 @@
-import { readFileSync } from "node:fs";
-import { API_VERSION } from "@tend/core";
+import { describeConformance } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
-describe("the OpenRC provider", () => {
-  it("serves services on OpenRC and implements the contract its package.json names", () => {
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-    expect(provider.apiVersion).toBe(API_VERSION);
-    expect(manifest.tend.provider).toEqual({ apiVersion: API_VERSION, inits: ["openrc"], types: ["service"] });
-    expect(provider.serves).toEqual({ inits: ["openrc"], types: ["service"] });
-  });
+describeConformance({ provider, packageJson: new URL("../package.json", import.meta.url), init: "openrc" });
 
+describe("the OpenRC provider", () => {
   it("declares what OpenRC can express, so the core raises the seed's errors for the rest", () => {
     expect(provider.capabilities).toEqual({
-      service: { userServices: false, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+      service: { userServices: false, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
     });
-    expect("escapeHatch" in provider.capabilities.service).toBe(false);
   });
 });

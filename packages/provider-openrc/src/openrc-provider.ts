@@ -1,4 +1,4 @@
-import { API_VERSION, defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core";
 import { applyChange } from "./apply-change.js";
 import { checkHost } from "./check-host.js";
 import { checkService } from "./check-service.js";
@@ -11,11 +11,11 @@ import { updateDependencyCache } from "./update-dependency-cache.js";
 
 /** Services on OpenRC: openrc-run scripts in /etc/init.d, `rc-update` and `rc-service`. */
 export const openrcProvider = defineProvider({
-  apiVersion: API_VERSION,
+  apiVersion: 1,
   name: "openrc",
   serves: { inits: ["openrc"], types: ["service"] },
   capabilities: {
-    service: { userServices: false, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+    service: { userServices: false, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
   },
   check: checkService,
   render: renderService,

@@ -15,7 +15,7 @@ export const runitProvider = defineProvider({
   name: "runit",
   serves: { inits: ["runit"], types: ["service"] },
   capabilities: {
-    service: { userServices: true, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
+    service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
   },
   check: (resource) => checkService(resource),
   render: (resource, ctx) => (resource.type === "service" ? renderService(resource, ctx) : []),

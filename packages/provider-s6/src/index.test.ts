@@ -1,28 +1,26 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { API_VERSION, ServiceSchema, type ProviderDefinition } from "@tend/core";
-import { renderContext } from "@tend/testkit";
+import { ServiceSchema, type ProviderDefinition } from "@tend/core";
+import { describeConformance, renderContext } from "@tend/testkit";
 import s6 from "./index.js";
 
 /** As the core sees it. */
 const provider: ProviderDefinition = s6;
 
-const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { tend: { provider: Record<string, unknown> } };
+describeConformance({
+  provider: s6,
+  packageJson: new URL("../package.json", import.meta.url),
+  init: "s6",
+  skipOfflineApply: "observing an image root reads its compiled s6-rc database with s6-rc-db, which this machine has not; integration/suites/s6rc.test.ts applies into an image root with the real tools",
+});
 
 describe("@tend/provider-s6", () => {
-  it("serves services on s6 and says so in its manifest", () => {
-    expect(provider.apiVersion).toBe(API_VERSION);
-    expect(provider.serves).toEqual({ inits: ["s6"], types: ["service"] });
-    expect(manifest.tend.provider).toEqual({ apiVersion: API_VERSION, inits: ["s6"], types: ["service"] });
-  });
-
   it("declares what s6 cannot express, so the core raises the seed's errors", () => {
     // service:web sets user = True, but s6 has no user services; service:gdm has no exec, and
     // enabling a unit the system ships is not supported on s6; *.target; no escape hatch.
     expect(provider.capabilities.service).toEqual({
       userServices: false,
       distroUnits: false,
-      systemdTargets: false,
+      after: "services",
       displayManager: false,
       reloadSignal: true,
     });

@@ -1,4 +1,4 @@
-import { API_VERSION, defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core";
 import { applyService } from "./apply-service.js";
 import { checkS6Host } from "./check-host.js";
 import { checkService } from "./check-service.js";
@@ -15,11 +15,11 @@ import { serviceLogs } from "./service-logs.js";
  * `/etc/s6/db/tend-g<generation>-a` and switched to with s6-rc-update.
  */
 const provider = defineProvider({
-  apiVersion: API_VERSION,
+  apiVersion: 1,
   name: "s6",
   serves: { inits: ["s6"], types: ["service"] },
   capabilities: {
-    service: { userServices: false, distroUnits: false, systemdTargets: false, displayManager: false, reloadSignal: true },
+    service: { userServices: false, distroUnits: false, after: "services", displayManager: false, reloadSignal: true },
   },
   check: (resource) => checkService(resource),
   render: (resource) => (resource.type === "service" ? renderLongrun(resource) : []),

@@ -1,5 +1,7 @@
-import { service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
-import { applyContext, RecordingRunner } from "@tend/testkit";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ExecaRunner, service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
+import { applyContext, describeConformance, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { processUid } from "./process-uid.js";
 import { systemdProvider as provider } from "./systemd-provider.js";
@@ -263,12 +265,21 @@ describe("apply offline (--root DIR)", () => {
   });
 });
 
+describeConformance({
+  provider,
+  packageJson: new URL("../package.json", import.meta.url),
+  init: "systemd",
+  runner: () => new RecordingRunner().on(/ list-unit-files /, { stdout: "[]" }).on(/ list-units /, { stdout: "[]" }),
+  // systemctl --root edits an image root without a running manager: the real one, on this machine.
+  offlineRunner: () => new ExecaRunner(),
+  prepareRoot: (root) => mkdir(join(root, "etc/systemd/system"), { recursive: true }).then(() => undefined),
+});
+
 describe("the provider", () => {
   it("declares what it can express as data", () => {
     expect(provider.capabilities).toEqual({
-      service: { userServices: true, distroUnits: true, systemdTargets: true, escapeHatch: "systemd", displayManager: true, reloadSignal: true },
+      service: { userServices: true, distroUnits: true, after: "targets", escapeHatch: "systemd", displayManager: true, reloadSignal: true },
       timer: { userTimers: true },
     });
-    expect(provider.serves).toEqual({ inits: ["systemd"], types: ["service", "timer"] });
   });
 });

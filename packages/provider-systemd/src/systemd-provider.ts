@@ -1,4 +1,4 @@
-import { API_VERSION, defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core";
 import { applyBatch } from "./apply-batch.js";
 import { applyChange } from "./apply-change.js";
 import { checkResource } from "./check-resource.js";
@@ -13,14 +13,14 @@ import { unitLogs } from "./unit-logs.js";
 
 /** tend on systemd: services (system and user, tend's own and the distro's) and timers. */
 export const systemdProvider = defineProvider({
-  apiVersion: API_VERSION,
+  apiVersion: 1,
   name: "systemd",
   serves: { inits: ["systemd"], types: ["service", "timer"] },
   capabilities: {
     service: {
       userServices: true,
       distroUnits: true,
-      systemdTargets: true,
+      after: "targets",
       escapeHatch: "systemd",
       displayManager: true,
       reloadSignal: true,

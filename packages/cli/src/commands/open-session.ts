@@ -1,5 +1,9 @@
+import { fileURLToPath } from "node:url";
 import type { Session } from "@tend/core";
 import type { CommandLine } from "../parse-command-line.js";
+
+/** The CLI's package folder: its install is where tend's own providers are found. */
+export const CLI_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Opens a session from the common flags. */
 export async function openSession(line: CommandLine, extra: { init?: string; log?: (text: string) => void } = {}): Promise<Session> {
@@ -10,5 +14,6 @@ export async function openSession(line: CommandLine, extra: { init?: string; log
     ...(line.root !== undefined ? { root: line.root } : {}),
     ...(line.user !== undefined ? { user: line.user } : {}),
     ...(extra.log ? { log: extra.log } : {}),
+    toolDir: CLI_PACKAGE_DIR,
   });
 }

@@ -1,32 +1,33 @@
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../parse-command-line.js";
+import { CLI_PACKAGE_DIR } from "./open-session.js";
 
 /** The providers found, their versions, what they serve and which serve this host. */
 export async function providersCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { ProviderRegistry, findSpec, detectInit, parseInit } = await import("@tend/core");
-  let specDir = process.cwd();
+  const { Session, findSpec, openSpec, detectInit, parseInit } = await import("@tend/core");
+  let specFile: string | undefined;
   try {
-    specDir = dirname(findSpec(line.spec));
-  } catch {
-    // no spec here: discover from the current folder
+    specFile = findSpec(line.spec);
+  } catch (error) {
+    // no spec here: tend's own install only; a spec named with -f must exist
+    if (line.spec !== undefined) throw error;
   }
-  const toolDir = dirname(fileURLToPath(import.meta.url));
-  const registry = new ProviderRegistry(specDir, resolve(toolDir, ".."));
-  const init = line.init ? parseInit(line.init) : detectInit();
+  const registry = Session.discover(specFile ? await openSpec(specFile) : undefined, CLI_PACKAGE_DIR);
+  const init = line.init ? parseInit(line.init, registry.inits) : detectInit(registry.inits);
   const serving = new Set(
     init ? (["service", "timer"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
   );
   if (line.json) {
-    io.out(`${JSON.stringify({ init: init ?? null, providers: registry.found.map((p) => ({ name: p.packageName, version: p.version, apiVersion: p.manifest.apiVersion, inits: p.manifest.inits, types: p.manifest.types, origin: p.origin, dir: p.dir, servesThisHost: serving.has(p.packageName) })), problems: registry.problems }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ init: init ?? null, providers: registry.found.map((p) => ({ name: p.packageName, version: p.version, apiVersion: p.manifest.apiVersion, inits: p.manifest.inits, types: p.manifest.types, fallback: p.manifest.fallback, declares: Object.keys(p.manifest.declares), origin: p.origin, dir: p.dir, servesThisHost: serving.has(p.packageName) })), problems: registry.problems }, null, 2)}\n`);
     return 0;
   }
   io.out(`host init: ${init ?? "unknown"}\n`);
   if (registry.found.length === 0) io.out("no providers found\n");
   for (const p of registry.found) {
     const mark = serving.has(p.packageName) ? io.paint.green("*") : " ";
-    io.out(`${mark} ${p.packageName}@${p.version}  ${p.manifest.types.join(", ")} on ${p.manifest.inits.join(", ")}  (api ${p.manifest.apiVersion}, ${p.origin})\n`);
+    const where = [...p.manifest.inits, ...(p.manifest.fallback ? ["any init without them"] : [])].join(", ") || "no init";
+    const declares = Object.keys(p.manifest.declares);
+    io.out(`${mark} ${p.packageName}@${p.version}  ${p.manifest.types.join(", ")} on ${where}${declares.length > 0 ? `; declares ${declares.join(", ")}` : ""}  (api ${p.manifest.apiVersion}, ${p.origin})\n`);
   }
   for (const problem of registry.problems) io.out(`${io.paint.red("!")} ${problem.packageName}: ${problem.message}\n`);
   if (init) io.out(`* serves this host\n`);

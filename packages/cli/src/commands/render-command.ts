@@ -1,18 +1,19 @@
 import type { Artifact, Resource, Scope } from "@tend/core";
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../parse-command-line.js";
-import { openSession } from "./open-session.js";
+import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
 
 /** The files a spec becomes on one init or on every init; touches nothing. */
 export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { INITS, canonicalReference, errors, formatError, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
-  const inits = line.init === "all" ? [...INITS] : [line.init ? parseInit(line.init) : resolveHost({}).facts.init];
+  const { Session, findSpec, openSpec, canonicalReference, errors, formatError, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
+  const registry = Session.discover(await openSpec(findSpec(line.spec)), CLI_PACKAGE_DIR);
+  const inits = line.init === "all" ? registry.inits.names : [line.init ? parseInit(line.init, registry.inits) : resolveHost({}, registry.inits).facts.init];
   const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
   let failed = 0;
   for (const init of inits) {
     const session = await openSession(line, { init });
     if (inits.length > 1) io.out(`${io.paint.bold(`# ${init}`)}\n`);
-    const self = resolveHost({ user: line.user ?? true, init }).scope;
+    const self = resolveHost({ user: line.user ?? true, init }, registry.inits).scope;
     const userScope: Scope = self.kind === "user" ? self : { kind: "user", user: "root", uid: 0, gid: 0, home: lookupUser("0")?.home ?? "/root" };
     const resources = session.spec.resources.filter((r) => wanted.length === 0 || wanted.includes(`${r.type}:${r.name}`));
     if (wanted.length > 0 && resources.length < wanted.length) throw errors.usage(`no such resource in the spec: ${wanted.join(", ")}`);

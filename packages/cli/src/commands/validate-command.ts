@@ -1,6 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../parse-command-line.js";
-import { openSession } from "./open-session.js";
+import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
 
 /**
  * The spec alone: fields, names, references, cycles, tend's own paths. Needs no init and no
@@ -8,10 +8,12 @@ import { openSession } from "./open-session.js";
  * spec there, so two resources that would write one path fail here rather than at apply.
  */
 export async function validateCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { findSpec, loadSpec, resolveHost, TendError, TendErrors } = await import("@tend/core");
+  const { findSpec, openSpec, resolveHost, Session, TendError, TendErrors } = await import("@tend/core");
   const file = findSpec(line.spec);
-  const host = resolveHost({ ...(line.init ? { init: line.init } : {}), ...(line.user !== undefined ? { user: line.user } : {}) }, false);
-  const spec = await loadSpec(file, host.facts);
+  const opened = await openSpec(file);
+  const registry = Session.discover(opened, CLI_PACKAGE_DIR);
+  const host = resolveHost({ ...(line.init ? { init: line.init } : {}), ...(line.user !== undefined ? { user: line.user } : {}) }, registry.inits, false);
+  const spec = await opened.build(host.facts);
   const clashes = await renderedClashes(line);
   if (clashes.length > 0) throw clashes.length === 1 ? clashes[0]! : new TendErrors(clashes);
   const count = (type: string) => spec.resources.filter((r) => r.type === type).length;

@@ -22,7 +22,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
       apiVersion: 1,
       name: "sim",
       serves: { inits: ["runit"], types: ["service", "timer"] },
-      capabilities: { service: { distroUnits: true, reloadSignal: true }, timer: {} },
+      capabilities: { service: { distroUnits: true, reloadSignal: true, after: "services" }, timer: {} },
       render(resource) {
         if (resource.type === "service" && resource.exec === undefined) return [];
         const body = JSON.stringify(resource.type === "timer" ? { exec: resource.exec, schedule: resource.schedule } : { exec: resource.type === "service" ? resource.exec : "", env: resource.type === "service" ? (resource.env ?? {}) : {} });

@@ -7,7 +7,7 @@ import { ProviderRegistry, Session, validateSpec, type ProviderDefinition, type 
 /** A session over a temp folder standing for `/`, with the given providers and a recording runner. */
 export async function simSession(resources: unknown[], providers: ProviderDefinition[], options: { root?: string; runner?: RecordingRunnerForCore; offline?: boolean } = {}) {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), "tend-core-")));
-  const registry = new ProviderRegistry(root, root);
+  const registry = new ProviderRegistry([]);
   for (const provider of providers) registry.register(provider);
   const runner = options.runner ?? new RecordingRunnerForCore();
   const spec = { file: join(root, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] };

@@ -9,8 +9,12 @@ export interface Capabilities {
     userServices?: boolean;
     /** Services without `exec`, enabling a unit the distro ships. */
     distroUnits?: boolean;
-    /** `*.target` entries in `after`. */
-    systemdTargets?: boolean;
+    /**
+     * What `after` may name: `"targets"`, other services, `"network"` and `*.target` units;
+     * `"services"`, other services and `"network"` (a `*.target` fails plan); `"ignored"`, anything,
+     * accepted and without effect (an init with no ordering between jobs). Left out, any `after` fails plan.
+     */
+    after?: "targets" | "services" | "ignored";
     /** Which escape hatch the provider reads: `systemd = {...}` or `launchd = {...}`. */
     escapeHatch?: "systemd" | "launchd";
     /** `displayManager: true`. */

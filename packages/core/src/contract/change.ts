@@ -1,17 +1,27 @@
-import type { Resource } from "../model/resource-schema.js";
+import type { FileResource, ResourceType, Service, Timer } from "../model/resource-schema.js";
 
 /** What apply asks of the init for one resource, in this order. */
 export type Operation = "enable" | "disable" | "start" | "stop" | "restart" | "reload";
 
+/** The resources by type. */
+interface ResourcesByType {
+  service: Service;
+  timer: Timer;
+  file: FileResource;
+}
+
+/** The resource of one type (`ResourceOf<"service">` is a Service). */
+export type ResourceOf<T extends ResourceType> = ResourcesByType[T];
+
 /** One resource's part of a plan, as handed to a provider's `apply` or `remove`. */
-export interface ResourceChange {
+export interface ResourceChange<T extends ResourceType = ResourceType> {
   /** `service:web`. */
   key: string;
   action: "add" | "change" | "remove";
   /** The declared resource; for a removal, the one the state file recorded. */
-  resource: Resource;
+  resource: ResourceOf<T>;
   /** What the state file recorded, when anything was (changes and removals). */
-  previous?: Resource;
+  previous?: ResourceOf<T>;
   /** The init operations to carry out, in order (empty for a removal: see `remove`). */
   ops: Operation[];
   /** True when any of its artifacts were (re)written or deleted in this apply. */

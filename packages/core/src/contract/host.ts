@@ -1,16 +1,8 @@
-/** The inits tend knows. Display names (for messages) are in INIT_DISPLAY_NAMES. */
-export const INITS = ["systemd", "launchd", "runit", "openrc", "dinit", "s6"] as const;
-export type InitName = (typeof INITS)[number];
-
-/** How the seed writes each init's name in messages (`this host uses OpenRC`). */
-export const INIT_DISPLAY_NAMES: Record<InitName, string> = {
-  systemd: "systemd",
-  launchd: "launchd",
-  runit: "runit",
-  openrc: "OpenRC",
-  dinit: "dinit",
-  s6: "s6",
-};
+/**
+ * An init's name (`systemd`, `runit`, `supervisord`): whatever a provider package declares in its
+ * manifest. Core knows no init by name.
+ */
+export type InitName = string;
 
 /** Facts about the host a spec can branch on, as fspec's modules do with `host.init`. */
 export interface HostFacts {

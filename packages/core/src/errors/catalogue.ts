@@ -170,14 +170,14 @@ export const errors = {
     new TendError("TEND_UNSAFE_PATH", `refusing to write ${path}: ${why}`, o),
   spec: (message: string, o?: TendErrorOptions) => new TendError("TEND_SPEC", message, o),
   usage: (message: string, o?: TendErrorOptions) => new TendError("TEND_USAGE", message, o),
-  unknownInit: (init: string, o?: TendErrorOptions) =>
-    new TendError("TEND_UNKNOWN_INIT", `unknown init \`${init}\``, {
-      hint: "Use one of systemd, launchd, runit, openrc, dinit, s6",
+  unknownInit: (init: string, known: string[], o?: TendErrorOptions) =>
+    new TendError("TEND_UNKNOWN_INIT", `unknown init \`${init}\`: no installed provider declares it`, {
+      hint: known.length > 0 ? `Use one of ${known.join(", ")}, or install the provider for ${init}` : `No provider is installed; install the one for ${init} (tend providers lists what tend found)`,
       ...o,
     }),
-  noInit: (o?: TendErrorOptions) =>
+  noInit: (known: string[], o?: TendErrorOptions) =>
     new TendError("TEND_NO_INIT", "could not tell which init this host runs", {
-      hint: "Pass --init NAME (systemd, launchd, runit, openrc, dinit, s6)",
+      hint: known.length > 0 ? `Pass --init NAME (${known.join(", ")}), or install the provider for this host's init` : "No provider is installed: install the one for this host's init, then run again",
       ...o,
     }),
 } as const;
@@ -238,6 +238,21 @@ export const moreErrors = {
     new TendError("TEND_SPEC_TIMEOUT", `${file} did not produce its resources within ${seconds} s`, {
       hint: "A spec must settle: look for a promise that never resolves (set TEND_SPEC_TIMEOUT=SECONDS for a slow one)",
       file,
+      ...o,
+    }),
+  providerCoreRange: (pkg: string, version: string, range: string, core: string, o?: TendErrorOptions) =>
+    new TendError("TEND_PROVIDER_INCOMPATIBLE", `provider ${pkg}@${version} needs @tend/core ${range}, and this tend runs @tend/core ${core}`, {
+      hint: `Install a version of ${pkg} made for @tend/core ${core}, or a tend whose core it supports`,
+      ...o,
+    }),
+  providerManifestMismatch: (pkg: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_PROVIDER_INCOMPATIBLE", `provider ${pkg} says two different things: ${why}`, {
+      hint: `Its package.json's "tend": { "provider": ... } must describe what its defineProvider() serves; report it to the provider's author`,
+      ...o,
+    }),
+  providerUntrusted: (pkg: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_PROVIDER_UNTRUSTED", `refusing to load provider ${pkg} as root: ${why}`, {
+      hint: "Install providers where only root can write (tend's own install, or a root-owned project), or run tend without root for your own services",
       ...o,
     }),
   noProvider: (ref: string, init: string, o?: TendErrorOptions) =>

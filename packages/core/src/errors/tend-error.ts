@@ -1,3 +1,5 @@
+import type { TendErrorCode } from "./error-codes.js";
+
 const brand = Symbol.for("tend.error");
 
 /** Where an error points: the spec file, the resource and the field, when known. */
@@ -22,11 +24,11 @@ export interface TendErrorOptions extends ErrorLocation {
  */
 export class TendError extends Error {
   readonly [brand] = true;
-  readonly code: string;
+  readonly code: TendErrorCode;
   readonly hint: string | undefined;
   location: ErrorLocation;
 
-  constructor(code: string, message: string, options: TendErrorOptions = {}) {
+  constructor(code: TendErrorCode, message: string, options: TendErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TendError";
     this.code = code;

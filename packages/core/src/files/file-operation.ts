@@ -2,6 +2,7 @@ import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openS
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
+import type { TendErrorCode } from "../errors/error-codes.js";
 import { prepareTarget, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
 import { WriteBatch } from "./write-batch.js";
 import { fsError } from "./fs-error.js";
@@ -76,7 +77,8 @@ function asFailure(error: unknown, operation: FileOperation): OperationFailure {
 
 /** A failure back as the TendError it was. */
 export function failureError(failure: OperationFailure): TendError {
-  return new TendError(failure.code, failure.message, failure.hint ? { hint: failure.hint } : {});
+  // Codes crossed a process boundary as text; they were TendError codes when sent.
+  return new TendError(failure.code as TendErrorCode, failure.message, failure.hint ? { hint: failure.hint } : {});
 }
 
 function performOne(batch: WriteBatch, operation: FileOperation): void {

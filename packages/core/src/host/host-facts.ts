@@ -1,5 +1,6 @@
 import { hostname, arch, userInfo } from "node:os";
-import type { HostFacts, InitName, Scope } from "../contract/host.js";
+import type { HostFacts, Scope } from "../contract/host.js";
+import type { InitCatalogue } from "../discovery/init-catalogue.js";
 import { errors } from "../errors/catalogue.js";
 import { lookupUser } from "./passwd.js";
 import { detectInit, parseInit } from "./detect-init.js";
@@ -22,9 +23,9 @@ export interface Host {
  * The host's facts and the scope of this run: system as root (or under `--root`, where the image
  * root is the target), the user's own otherwise; `--user [NAME]` chooses the user scope.
  */
-export function resolveHost(options: HostOptions, requireInit = true): Host {
-  const init = options.init ? parseInit(options.init) : detectInit();
-  if (!init && requireInit) throw errors.noInit();
+export function resolveHost(options: HostOptions, inits: InitCatalogue, requireInit = true): Host {
+  const init = options.init ? parseInit(options.init, inits) : detectInit(inits);
+  if (!init && requireInit) throw errors.noInit(inits.names);
   const uid = process.getuid?.() ?? 0;
   const self = userInfo();
   let scope: Scope;
@@ -41,7 +42,7 @@ export function resolveHost(options: HostOptions, requireInit = true): Host {
   }
   const facts: HostFacts = {
     name: hostname(),
-    init: (init ?? "systemd") as InitName,
+    init: init ?? "",
     os: process.platform,
     arch: arch(),
     user: scope.kind === "user" ? scope.user : self.username,

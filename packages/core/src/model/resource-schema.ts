@@ -3,6 +3,7 @@ import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 import { execProblem } from "./exec-line.js";
+import { SIGNALS } from "./signals.js";
 
 const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
 /** A command line: one line, and not starting with `-` (env and the inits would read it as an option). */
@@ -51,7 +52,6 @@ const desired = z
   .strict()
   .describe("Both are required: whether it runs now, and whether it starts at boot");
 
-export const SIGNALS = ["HUP", "INT", "QUIT", "USR1", "USR2", "TERM", "WINCH", "ALRM", "CONT"] as const;
 
 export const ServiceSchema = z
   .object({
@@ -107,4 +107,5 @@ export type Timer = z.infer<typeof TimerSchema>;
 export type FileResource = z.infer<typeof FileSchema>;
 export type Resource = z.infer<typeof ResourceSchema>;
 export type ResourceType = Resource["type"];
-export type Signal = (typeof SIGNALS)[number];
+export type { Signal } from "./signals.js";
+export { SIGNALS };

@@ -5,6 +5,7 @@ import { canonicalReference, parseReference } from "./reference.js";
 import { NAME_PATTERN } from "./text-rules.js";
 import { ResourceSchema, type Resource, type Service } from "./resource-schema.js";
 import { findCycle } from "./find-cycle.js";
+import { isServiceAfter } from "./after-entries.js";
 import { parseSchedule } from "../schedule/parse-schedule.js";
 
 /** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
@@ -82,10 +83,6 @@ export function dependenciesOf(resource: Resource): string[] {
   return [...new Set(deps)];
 }
 
-/** `after` entries that name another tend service (not `network`, not a `*.target`). */
-export function isServiceAfter(entry: string): boolean {
-  return entry !== "network" && !entry.endsWith(".target");
-}
 
 function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions): TendError[] {
   const found: TendError[] = [];

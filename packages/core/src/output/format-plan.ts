@@ -1,11 +1,10 @@
-import { INIT_DISPLAY_NAMES } from "../contract/host.js";
 import { planCounts, type Plan, type PlanEntry } from "../plan/plan-types.js";
 import { painter, type Paint } from "./paint.js";
 
 /** The plan as people read it (the seed's layout). */
 export function formatPlan(plan: Plan, paint: Paint = painter(false)): string {
   const scope = plan.scope.kind === "user" ? `, user ${plan.scope.user}` : "";
-  const lines = [`host ${plan.host.name} (${INIT_DISPLAY_NAMES[plan.host.init]}${scope})`];
+  const lines = [`host ${plan.host.name} (${plan.initDisplayName}${scope})`];
   for (const warning of plan.warnings) lines.push(`  ${paint.yellow("!")} ${warning}`);
   for (const entry of plan.entries) lines.push(...formatEntry(entry, paint));
   const counts = planCounts(plan);

@@ -1,6 +1,6 @@
 import type { Artifact } from "../contract/artifact.js";
 import type { Operation } from "../contract/change.js";
-import { INIT_DISPLAY_NAMES, type HostFacts, type Scope } from "../contract/host.js";
+import type { HostFacts, Scope } from "../contract/host.js";
 import type { Observation } from "../contract/observation.js";
 import { errors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
@@ -15,6 +15,8 @@ import type { ArtifactWrite, Plan, PlanEntry } from "./plan-types.js";
 
 export interface PlanInput {
   host: HostFacts;
+  /** How messages name the host's init (`OpenRC`). */
+  initDisplayName: string;
   scope: Scope;
   /** Declared resources in this scope, validated. */
   resources: Resource[];
@@ -82,7 +84,7 @@ export function planChanges(input: PlanInput): Plan {
     });
   }
   if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
-  return { host: input.host, scope: input.scope, entries: [...entries.values(), ...removals], warnings: input.warnings ?? [], serial: input.state.serial };
+  return { host: input.host, initDisplayName: input.initDisplayName, scope: input.scope, entries: [...entries.values(), ...removals], warnings: input.warnings ?? [], serial: input.state.serial };
 }
 
 function summaryOf(resource: Resource): string {
@@ -263,7 +265,7 @@ function planTriggers(
   const desired = desiredOf(service);
   // Under --root nothing can be asked whether it reloads, and nothing reloads anyway.
   if (!input.offline && (service.reloadOn?.length ?? 0) > 0 && !service.reloadSignal && observation?.canReload !== true) {
-    problems.push(errors.cannotReload(key, INIT_DISPLAY_NAMES[input.host.init]));
+    problems.push(errors.cannotReload(key, input.initDisplayName));
   }
   if (desired.state === "stopped") return;
   for (const [field, op] of [

@@ -48,6 +48,8 @@ export interface PlanEntry {
 
 export interface Plan {
   host: HostFacts;
+  /** How messages name the host's init (`OpenRC`). */
+  initDisplayName: string;
   scope: Scope;
   /** Adds and changes in dependency order, then removals in reverse dependency order. */
   entries: PlanEntry[];

@@ -14,12 +14,12 @@ import { readdirSync } from "node:fs";
 import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
-import { checkCapabilities } from "../plan/check-capabilities.js";
+import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { planChanges } from "../plan/plan-changes.js";
 import type { Plan } from "../plan/plan-types.js";
 import { ExecaRunner } from "../runner/execa-runner.js";
 import { findSpec } from "../spec/find-spec.js";
-import { loadSpec, type Spec } from "../spec/load-spec.js";
+import { openSpec, type Spec } from "../spec/load-spec.js";
 import type { StateFile } from "../state/state-file.js";
 import { stateDir, StateStore } from "../state/state-store.js";
 import { fileArtifacts } from "./core-artifacts.js";
@@ -37,6 +37,9 @@ export interface SessionOptions extends HostOptions {
   toolDir?: string;
   log?: (line: string) => void;
 }
+
+/** This @tend/core's package folder: in tend's install, where discovery looks first. */
+const CORE_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Everything one command works with: the host, the spec, the providers, files and state. */
 export class Session {
@@ -67,14 +70,29 @@ export class Session {
     this.stateStore = new StateStore(files, stateDir(host.scope));
   }
 
+  /**
+   * Opens a run: finds the spec and the providers (the spec's listed ones, its project's, tend's
+   * install's), tells the host's init from what they declare, then builds the spec for that host.
+   */
   static async open(options: SessionOptions): Promise<Session> {
     checkRoot(options.root);
-    const host = resolveHost(options);
     const file = findSpec(options.spec, options.cwd);
-    const spec = await loadSpec(file, host.facts);
-    const toolDir = options.toolDir ?? dirname(fileURLToPath(import.meta.url));
-    const registry = new ProviderRegistry(dirname(file), toolDir, spec.providers);
+    const opened = await openSpec(file);
+    const registry = Session.discover(opened, options.toolDir);
+    const host = resolveHost(options, registry.inits);
+    const spec = await opened.build(host.facts);
     return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
+  }
+
+  /**
+   * The providers a run with this spec uses: those it lists, its project's and tend's install's,
+   * exactly as `open` finds them (so `tend providers` shows what `plan` will use). Without a spec,
+   * tend's install only.
+   */
+  static discover(spec: { file: string; providers: string[] } | undefined, toolDir = CORE_PACKAGE_DIR): ProviderRegistry {
+    const registry = ProviderRegistry.discover(toolDir, spec && dirname(spec.file));
+    if (spec) registry.addListed(spec.providers, dirname(spec.file));
+    return registry;
   }
 
   /** A session from parts already at hand (programmatic use and tests); no discovery from disk beyond `registry`. */
@@ -118,6 +136,15 @@ export class Session {
     return assigned;
   }
 
+  /** Who serves a resource here, for capability messages. */
+  server(provider: ProviderDefinition, init = this.host.facts.init): Server {
+    const pkg = this.registry.packageOf(provider);
+    const declaredBy = this.registry.inits.get(init)?.declaredBy;
+    // A fallback provider (cron) stands in for the init by the init's own suggestion.
+    const suggested = provider.serves.types.some((type) => this.registry.inits.get(init)?.suggest?.[type] === pkg?.packageName);
+    return { init: this.registry.inits.displayName(init), packageName: pkg?.packageName ?? provider.name, own: !pkg || declaredBy === undefined || declaredBy === pkg.packageName || suggested };
+  }
+
   /** Renders resources, after checking each can be expressed here; every error at once. */
   renderAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, ctx: RenderContext = this.renderContext()): Map<string, Artifact[]> {
     const rendered = new Map<string, Artifact[]>();
@@ -128,7 +155,7 @@ export class Session {
       const provider = assigned.get(key);
       try {
         if (provider) {
-          const found = [...checkCapabilities(resource, provider, ctx.init), ...(provider.check?.(resource, ctx) ?? [])];
+          const found = [...checkCapabilities(resource, provider, this.server(provider, ctx.init)), ...(provider.check?.(resource, ctx) ?? [])];
           if (found.length > 0) {
             problems.push(...found.map((e) => e.at({ resource: key, provider: provider.name, file: this.spec.file })));
             continue;
@@ -238,6 +265,7 @@ export class Session {
     }
     const plan = planChanges({
       host: this.host.facts,
+      initDisplayName: this.registry.inits.displayName(this.host.facts.init),
       scope: this.host.scope,
       resources,
       state,

@@ -7,13 +7,21 @@ import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
 
 /**
- * Loads `tend.config.{ts,mts,js,mjs}` with no build step. `@tend/core` inside the spec resolves
- * to this very copy, so a spec anywhere on disk works with an installed `tend`.
+ * Opens `tend.config.{ts,mts,js,mjs}` with no build step: the module is imported once, and its
+ * `providers` are known before the host is (they may declare the host's init); the resources are
+ * built per host. `@tend/core` (and `@tend/core/contract`) inside the spec resolve to this very
+ * copy, so a spec anywhere on disk works with an installed `tend`.
  */
-export async function loadModuleSpec(file: string, host: HostFacts): Promise<RawSpec> {
+export async function openModuleSpec(file: string): Promise<OpenedRawSpec> {
   const { createJiti } = await import("jiti");
   const coreEntry = fileURLToPath(new URL("../index.js", import.meta.url));
-  const jiti = createJiti(import.meta.url, { alias: { "@tend/core": coreEntry }, moduleCache: false, fsCache: false, tryNative: false });
+  const contractEntry = fileURLToPath(new URL("../contract/index.js", import.meta.url));
+  const jiti = createJiti(import.meta.url, {
+    alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
+    moduleCache: false,
+    fsCache: false,
+    tryNative: false,
+  });
   let exported: unknown;
   try {
     exported = await withDeadline(jiti.import(file, { default: true }), file);
@@ -23,15 +31,25 @@ export async function loadModuleSpec(file: string, host: HostFacts): Promise<Raw
   }
   if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
   const config = toConfig(exported, file);
-  let list: ResourceList;
-  try {
-    list = await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
-  } catch (error) {
-    if (TendError.isInstance(error)) throw error.at({ file });
-    throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, cause: error });
-  }
-  const resources = flatten(list);
-  return { resources, locate: () => ({ file }), ...(config.providers ? { providers: config.providers } : {}) };
+  return {
+    providers: config.providers ?? [],
+    async resources(host: HostFacts): Promise<RawSpec> {
+      let list: ResourceList;
+      try {
+        list = await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
+      } catch (error) {
+        if (TendError.isInstance(error)) throw error.at({ file });
+        throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, cause: error });
+      }
+      return { resources: flatten(list), locate: () => ({ file }) };
+    },
+  };
+}
+
+/** A spec opened but not yet built: its providers, and its raw resources for a host. */
+export interface OpenedRawSpec {
+  providers: string[];
+  resources(host: HostFacts): Promise<RawSpec>;
 }
 
 function toConfig(exported: unknown, file: string): TendConfig {

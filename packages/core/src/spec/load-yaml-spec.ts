@@ -7,7 +7,6 @@ import type { Locate } from "../model/validate-spec.js";
 export interface RawSpec {
   resources: unknown[];
   locate: Locate;
-  providers?: string[];
 }
 
 const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file" };
