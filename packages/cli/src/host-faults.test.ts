@@ -46,16 +46,17 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("names no image root");
   });
 
-  it.runIf(isRoot)("a full disk: TEND_DISK_FULL naming the file, no partial file, no temp file", async () => {
+  it.runIf(isRoot)("a full disk: TEND_DISK_FULL naming the file, and nothing of the batch lands (no partial file, no temp file)", async () => {
     const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(200_000))}`);
     const root = join(dir, "root");
     await mkdir(root);
-    const script = `mount -t tmpfs -o size=96k tmpfs ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}; code=$?; ls -A ${root}/etc; exit $code`;
+    const script = `mount -t tmpfs -o size=96k tmpfs ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}; code=$?; echo "left: $(find ${root}/etc -type f -o -type l)"; exit $code`;
     const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("error TEND_DISK_FULL: cannot write /etc/big: no space left on its device");
     expect(result.stderr).not.toContain("TEND_INTERNAL");
-    expect(result.stdout.trim().split("\n").at(-1)).toBe("small");
+    expect(result.stderr).toContain("error TEND_DISK_FULL: not written, since the rest of its batch could not be: cannot write /etc/small");
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("left:");
   });
 
   it.runIf(isRoot)("a read-only file system: TEND_READ_ONLY, nothing changed", async () => {
@@ -78,7 +79,11 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("hint");
   });
 
-  it("a signal stops apply after its current step (exit 143), and the next apply finishes the job", async () => {
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const)("%s stops apply after its current step (exit %i), and the next apply finishes the job", async (signal, exitCode) => {
     const docs = Array.from({ length: 400 }, (_, i) => `tend: v1alpha1\ntype: Service\nname: s${i}\nexec: /opt/s/bin/run --id ${i}\n`);
     const dir = await specDir(docs.join("---\n"));
     const root = join(dir, "root");
@@ -87,13 +92,14 @@ describe("the host's faults, met as clear errors", () => {
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.includes("to remove\n") && !child.killed) child.kill("SIGTERM");
+      if (stdout.includes("to remove\n") && !child.killed) child.kill(signal);
     });
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    expect(code).toBe(143);
+    expect(code).toBe(exitCode);
     expectCleanError(stderr, "TEND_INTERRUPTED");
-    expect(stderr).toMatch(/apply stopped by SIGTERM after (planning|recording the plan|writing files|telling the init|carrying out)/);
+    expect(stderr).toMatch(new RegExp(`apply stopped by ${signal} after`));
+    expect(stderr).toMatch(/after (planning|recording the plan|writing files|telling the init|carrying out)/);
     expect(stderr).toContain("Run apply again to finish");
     const again = await tend(["apply", "--init", "runit", "--root", root], dir);
     expect(again.code).toBe(0);

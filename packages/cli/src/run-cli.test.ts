@@ -79,3 +79,12 @@ describe("tend", () => {
     expect(result.err).toContain("service:nope is not declared");
   });
 });
+
+describe("tend validate, with the host's providers", () => {
+  it("fails a file at a path a service renders, before anything is applied", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n---\ntend: v1alpha1\ntype: File\nname: clash\npath: /etc/sv/tend-web/run\ncontent: x\n");
+    const result = await cli(["validate", "--init", "runit"], dir);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("error TEND_DUPLICATE: file:clash would write /etc/sv/tend-web/run, as service:web does");
+  });
+});

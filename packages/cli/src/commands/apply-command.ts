@@ -6,10 +6,10 @@ import { openSession } from "./open-session.js";
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { formatPlan, hasChanges, applyPlan, ApplyAborted, ScopeLock, formatError, moreErrors } = await import("@tend/core");
+  const { formatPlan, hasChanges, applyPlan, ApplyAborted, formatError, moreErrors } = await import("@tend/core");
   // Each step is printed as it happens, not when the apply ends.
   const session = await openSession(line, { log: (text) => io.out(`${text}\n`) });
-  const lock = new ScopeLock(session.lockPath());
+  const lock = session.lock();
   await lock.acquire(line.lockTimeout * 1000);
   // A signal (Ctrl-C, a lost SSH session, a service manager stopping us) lets the current step
   // finish and the state be saved; the next apply resumes from the journal. A second one ends

@@ -47,7 +47,13 @@ const VERBS: Record<FileOperation["op"], string> = {
 export function performLocally(root: string, operations: FileOperation[]): (OperationFailure | null)[] {
   const batch = new WriteBatch(root);
   const results: (OperationFailure | null)[] = [];
+  let exhausted: unknown;
   const settle = () => {
+    if (exhausted !== undefined) {
+      // Out of space: what was staged is dropped, so a full disk leaves every target as it was.
+      for (const index of batch.abandon()) results[index] = asFailure(exhausted, operations[index]!, "not written, since the rest of its batch could not be: ");
+      exhausted = undefined;
+    }
     for (const [index, error] of batch.commit()) results[index] = asFailure(error, operations[index]!);
   };
   try {
@@ -60,6 +66,8 @@ export function performLocally(root: string, operations: FileOperation[]): (Oper
         results[index] = null;
       } catch (error) {
         results[index] = asFailure(error, operation);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOSPC" || code === "EDQUOT") exhausted ??= error;
       }
     });
     settle();
@@ -70,9 +78,9 @@ export function performLocally(root: string, operations: FileOperation[]): (Oper
   return results;
 }
 
-function asFailure(error: unknown, operation: FileOperation): OperationFailure {
+function asFailure(error: unknown, operation: FileOperation, prefix = ""): OperationFailure {
   const failure = fsError(error, VERBS[operation.op], operation.path);
-  return { code: failure.code, message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) };
+  return { code: failure.code, message: `${prefix}${failure.message}`, ...(failure.hint ? { hint: failure.hint } : {}) };
 }
 
 /** A failure back as the TendError it was. */

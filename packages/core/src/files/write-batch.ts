@@ -86,6 +86,17 @@ export class WriteBatch {
     this.deferred.push({ ...write, ...(this.current !== undefined ? { index: this.current } : {}) });
   }
 
+  /**
+   * Drops every waiting write (their temp files removed, their targets untouched): a batch that
+   * could not be staged whole — a full disk — changes nothing. Returns the operations dropped.
+   */
+  abandon(): number[] {
+    const dropped = this.deferred.flatMap((w) => (w.index === undefined ? [] : [w.index]));
+    for (const write of this.deferred) unlinkQuietly(write.temp);
+    this.deferred = [];
+    return dropped;
+  }
+
   /** Folders were removed: what was resolved may be gone. */
   forget(): void {
     this.ready.clear();

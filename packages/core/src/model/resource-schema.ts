@@ -7,13 +7,10 @@ import { SIGNALS } from "./signals.js";
 
 const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
 /** A command line: one line, and not starting with `-` (env and the inits would read it as an option). */
-const execLine = oneLine
-  .min(1)
-  .refine((text) => !text.trimStart().startsWith("-"), { message: "must not start with `-`" })
-  .superRefine((text, ctx) => {
-    const problem = execProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+const execLine = oneLine.min(1).superRefine((text, ctx) => {
+  const problem = text.trimStart().startsWith("-") ? "must not start with `-`" : execProblem(text);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 const name = z
   .string()
   .max(255, { message: "must be at most 255 characters" })

@@ -199,3 +199,11 @@ describe("validateSpec: after across scopes", () => {
     expect(messages([{ type: "service", name: "a", exec: "/x", user: true }, { type: "service", name: "b", exec: "/y", user: true, after: ["a"] }])).toEqual([]);
   });
 });
+
+describe("validateSpec: bytes no init can carry", () => {
+  it("refuses a NUL in a file's content and an exec that starts like an option", () => {
+    expect(messages([{ type: "file", name: "f", path: "/etc/f", content: "a\u0000b" }])).toEqual(["file:f has an invalid `content`: must not hold a NUL byte"]);
+    expect(messages([{ type: "service", name: "s", exec: "-/bin/false" }])).toEqual(["service:s has an invalid `exec`: must not start with `-`"]);
+    expect(messages([{ type: "service", name: "s", exec: "/bin/x", systemd: { "User=root\nX": "1" } }])[0]).toContain("must be a [Service] directive name");
+  });
+});

@@ -22,6 +22,7 @@ import { findSpec } from "../spec/find-spec.js";
 import { openSpec, type Spec } from "../spec/load-spec.js";
 import type { StateFile } from "../state/state-file.js";
 import { stateDir, StateStore } from "../state/state-store.js";
+import { ScopeLock } from "../state/scope-lock.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
@@ -319,11 +320,16 @@ export class Session {
     return found;
   }
 
-  /** The lock file for this scope, real (as root for another user: under /run, never in their home). */
-  lockPath(): string {
+  /**
+   * The scope's lock, in its state folder: one file whoever runs the apply, so the user and root
+   * acting for them exclude each other. As root for another user it is taken by a child running
+   * as that user (root never opens a path the user controls).
+   */
+  lock(): ScopeLock {
     const scope = this.host.scope;
-    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0) return this.parts.files.real(`/run/tend/user-${scope.uid}.lock`);
-    return this.parts.files.real(join(this.stateStore.dir, "lock"));
+    const path = this.parts.files.real(join(this.stateStore.dir, "lock"));
+    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0) return new ScopeLock(path, { asUser: { uid: scope.uid, gid: scope.gid } });
+    return new ScopeLock(path);
   }
 }
 

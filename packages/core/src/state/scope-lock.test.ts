@@ -112,3 +112,29 @@ describe("ScopeLock under contention", () => {
     expect(await readFile(join(dir, "elsewhere"), "utf8")).toBe("precious");
   });
 });
+
+describe.runIf(process.getuid?.() === 0)("ScopeLock for a user scope, as root and as the user", () => {
+  it("is one lock: root acting for a user and the user herself exclude each other, and root never opens her path", async () => {
+    const { chown } = await import("node:fs/promises");
+    const home = await mkdtemp(join(tmpdir(), "tend-lock-home-"));
+    await chown(home, 65534, 65534);
+    const path = join(home, ".local/state/tend/lock");
+    const asRoot = new ScopeLock(path, { asUser: { uid: 65534, gid: 65534 } });
+    await asRoot.acquire();
+    const { lstat } = await import("node:fs/promises");
+    expect((await lstat(path)).uid).toBe(65534);
+    // The user's own tend (a process running as her) cannot take it while root holds it for her.
+    const script = `import { ScopeLock } from ${JSON.stringify(CORE)}; try { await new ScopeLock(${JSON.stringify(path)}).acquire(); console.log("got it"); } catch (e) { console.log(e.code, e.message); }`;
+    const asHer = spawn(process.execPath, ["--input-type=module", "-e", script], { uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "inherit"] });
+    let said = "";
+    asHer.stdout!.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    await new Promise((r) => asHer.on("exit", r));
+    expect(said).toMatch(new RegExp(`^TEND_LOCKED another tend apply holds the lock .* \\(pid ${process.pid} on `));
+    // And root for her waits for her the same way.
+    const second = new ScopeLock(path, { asUser: { uid: 65534, gid: 65534 } });
+    await expect(second.acquire()).rejects.toThrow(`pid ${process.pid}`);
+    asRoot.release();
+    await second.acquire(5_000);
+    second.release();
+  });
+});

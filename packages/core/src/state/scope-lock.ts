@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -35,8 +35,16 @@ export class ScopeLock {
       pause?: (step: LockStep) => Promise<void>;
       /** The program that takes the kernel lock (default: util-linux's flock when installed, else perl). */
       tool?: "flock" | "perl";
+      /**
+       * Take the lock as this user (root acting for a user scope, whose lock lives in the user's
+       * own folder): a child running as the user opens, locks and holds the file until tend closes
+       * its input or dies, so root never opens a path the user controls.
+       */
+      asUser?: { uid: number; gid: number };
     } = {},
   ) {}
+
+  private holderChild: ChildProcess | undefined;
 
   private pause(step: LockStep): Promise<void> {
     return this.options.pause?.(step) ?? Promise.resolve();
@@ -44,6 +52,7 @@ export class ScopeLock {
 
   /** Takes the lock, waiting up to `timeoutMs` for the holder; TEND_LOCKED naming it otherwise. */
   async acquire(timeoutMs = 0): Promise<void> {
+    if (this.options.asUser) return this.acquireAs(this.options.asUser, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const fd = this.open();
@@ -87,8 +96,57 @@ export class ScopeLock {
     }
   }
 
+  /**
+   * The lock taken by a child running as the user: `flock` on the user's own lock file runs a
+   * shell that writes the holder's name, says so, and waits on its input; closing that input (or
+   * tend dying) ends it and unlocks. A contender as that user gets the same file.
+   */
+  private async acquireAs(user: { uid: number; gid: number }, timeoutMs: number): Promise<void> {
+    const holder = JSON.stringify(this.me());
+    const wait = timeoutMs > 0 ? `-w ${(timeoutMs / 1000).toFixed(3)}` : "-n";
+    const script = `umask 077; mkdir -p -- "$(dirname -- "$1")" || exit 2; exec flock ${wait} "$1" sh -c 'printf "%s\\n" "$TEND_HOLDER" > "$0"; echo locked; exec cat >/dev/null' "$1"`;
+    const child = spawn("/bin/sh", ["-c", script, "tend-lock", this.path], {
+      uid: user.uid,
+      gid: user.gid,
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", TEND_HOLDER: holder },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const outcome = await new Promise<"locked" | number>((resolve) => {
+      let said = "";
+      child.stdout!.on("data", (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes("locked")) resolve("locked");
+      });
+      child.on("exit", (code) => resolve(code ?? 1));
+      child.on("error", () => resolve(2));
+    });
+    if (outcome === "locked") {
+      this.holderChild = child;
+      return;
+    }
+    if (outcome !== 1) throw errors.usage(`cannot take the lock ${this.path} as uid ${user.uid}: the lock holder exited ${outcome}; is flock (util-linux) installed?`);
+    const shown = spawnSync("/bin/cat", [this.path], { uid: user.uid, gid: user.gid, encoding: "utf8" }).stdout;
+    let who = "holder unknown";
+    try {
+      const parsed = JSON.parse(shown) as LockHolder;
+      who = `pid ${parsed.pid} on ${parsed.host}, since ${parsed.since}: tend ${parsed.command}`;
+    } catch {
+      // written by an older tend, or being written now
+    }
+    throw errors.locked(this.path, who);
+  }
+
+  private me(): LockHolder {
+    return { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: process.argv.slice(2).join(" ") };
+  }
+
   /** Gives the lock up: the holder's name is cleared, then the file closed (which unlocks it). */
   release(): void {
+    if (this.holderChild) {
+      this.holderChild.stdin?.end();
+      this.holderChild = undefined;
+      return;
+    }
     if (this.fd === undefined) return;
     try {
       ftruncateSync(this.fd, 0);
@@ -119,7 +177,7 @@ export class ScopeLock {
   }
 
   private writeHolder(fd: number): void {
-    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: process.argv.slice(2).join(" ") };
+    const me = this.me();
     try {
       ftruncateSync(fd, 0);
       writeSync(fd, `${JSON.stringify(me)}\n`, 0);
