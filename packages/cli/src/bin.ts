@@ -1,30 +1,27 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { runCli } from "./run-cli.js";
-import type { Paint } from "@tend/core";
+import { runCli, type OutStream } from "./run-cli.js";
 
-const plain: Paint = { green: (t) => t, yellow: (t) => t, red: (t) => t, cyan: (t) => t, dim: (t) => t, bold: (t) => t };
-
-async function main(): Promise<void> {
-  // Colour only on a terminal and without NO_COLOR; core is imported only when colour is wanted.
-  const paintFor = async (stream: NodeJS.WriteStream) => {
-    if (!stream.isTTY) return plain;
-    const { colourWanted, painter } = await import("@tend/core");
-    return colourWanted(stream) ? painter(true) : plain;
-  };
-  const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
-  const code = await runCli(
-    process.argv.slice(2),
-    {
-      out: (text) => process.stdout.write(text),
-      err: (text) => process.stderr.write(text),
-      paint: await paintFor(process.stdout),
-      paintErr: await paintFor(process.stderr),
+/**
+ * A stream whose reader may go away (`tend render | head -1`): once it has, further output is
+ * dropped instead of failing with EPIPE, and tend finishes what it was doing (an apply is never
+ * cut short by a closed pipe) and exits with its own status.
+ */
+function forgiving(stream: NodeJS.WriteStream): OutStream {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") closed = true;
+    else throw error;
+  });
+  return {
+    write: (text: string) => (closed ? true : stream.write(text)),
+    get isTTY() {
+      return stream.isTTY;
     },
-    version,
-  );
-  process.exitCode = code;
-  finished = true;
+    get columns() {
+      return stream.columns;
+    },
+  };
 }
 
 // Node exits quietly, with status 0, when nothing is left to wait for; a command that has not
@@ -36,4 +33,8 @@ process.on("beforeExit", () => {
   process.stderr.write("error TEND_INTERNAL: tend stopped waiting before the command finished (a promise that never settles)\n  this is a bug in tend; please report it with the command you ran\n");
   process.exitCode = 1;
 });
-void main();
+
+const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const code = await runCli(process.argv.slice(2), { stdout: forgiving(process.stdout), stderr: forgiving(process.stderr), env: process.env }, version);
+finished = true;
+process.exitCode = code;

@@ -2,9 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { painter } from "@tend/core";
 import { runCli } from "./run-cli.js";
-import { COMMANDS } from "./parse-command-line.js";
+import { COMMANDS } from "./command-line/parse-command-line.js";
 
 async function cli(argv: string[], cwd?: string) {
   let out = "";
@@ -12,7 +11,7 @@ async function cli(argv: string[], cwd?: string) {
   const previous = process.cwd();
   if (cwd) process.chdir(cwd);
   try {
-    const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), paint: painter(false), paintErr: painter(false) }, "9.9.9");
+    const code = await runCli(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
     return { code, out, err };
   } finally {
     process.chdir(previous);
@@ -39,7 +38,7 @@ describe("tend", () => {
   it("prints one clear error for an unknown flag or command", async () => {
     const flag = await cli(["plan", "--frobnicate"]);
     expect(flag.code).toBe(1);
-    expect(flag.err).toMatch(/^error TEND_USAGE: Unknown option '--frobnicate'/);
+    expect(flag.err).toMatch(/^error TEND_USAGE: unknown flag `--frobnicate` for `tend plan`/);
     expect((await cli(["deploy"])).err).toContain("unknown command `deploy`");
   });
 
@@ -68,7 +67,7 @@ describe("tend", () => {
     expect(plan.code).toBe(2);
     expect(plan.out).toMatch(/^host .* \(runit\)\n  \+ file:motd  \/etc\/motd\n  1 to add, 0 to change, 0 to remove\n$/);
     const json = JSON.parse((await cli(["plan", "--init", "runit", "--root", root, "--json"], dir)).out);
-    expect(json).toMatchObject({ init: "runit", counts: { add: 1 }, changes: [{ key: "file:motd", action: "add", files: [{ path: "/etc/motd", change: "write", why: "new" }] }] });
+    expect(json).toMatchObject({ formatVersion: 1, command: "plan", result: { init: "runit", counts: { add: 1 }, changes: [{ key: "file:motd", action: "add", files: [{ path: "/etc/motd", change: "write", why: "new" }] }] } });
     expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
     expect((await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
   });

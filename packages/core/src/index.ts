@@ -32,4 +32,4 @@ export { InitCatalogue, type KnownInit, type HostProbe } from "./discovery/init-
 export { CORE_VERSION } from "./discovery/load-provider.js";
 export { formatPlan, planToJson } from "./output/format-plan.js";
 export { formatError } from "./output/format-error.js";
-export { painter, colourWanted, type Paint } from "./output/paint.js";
+export { PLAIN, type Paint } from "./output/paint.js";

@@ -1,14 +1,26 @@
 import type { CliIo } from "../cli-io.js";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
+import { diffSection } from "../output/diff-section.js";
+import { planDiffs } from "../output/plan-diffs.js";
 import { openSession } from "./open-session.js";
 
 /** Exit codes for an apply a signal stopped, as a shell reports a process the signal ended (128 + n). */
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
+/**
+ * Takes the scope's lock, plans under it, prints the plan, carries it out printing each step as
+ * it happens (a live progress line on a terminal; JSON events with --json-stream), then verifies.
+ */
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { formatPlan, hasChanges, applyPlan, ApplyAborted, formatError, moreErrors } = await import("@tend/core");
-  // Each step is printed as it happens, not when the apply ends.
-  const session = await openSession(line, { log: (text) => io.out(`${text}\n`) });
+  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson } = await import("@tend/core");
+  const steps: string[] = [];
+  const session = await openSession(line, {
+    log: (text) => {
+      steps.push(text);
+      io.out(`${text}\n`);
+      io.event({ event: "step", text });
+    },
+  });
   const lock = session.lock();
   await lock.acquire(line.lockTimeout * 1000);
   // A signal (Ctrl-C, a lost SSH session, a service manager stopping us) lets the current step
@@ -23,19 +35,37 @@ export async function applyCommand(line: CommandLine, io: CliIo): Promise<number
     controller.abort();
   };
   for (const signal of signals) process.on(signal, stop);
+  let planJson: unknown;
   try {
     const { plan, state, assigned } = await session.buildPlan({ adopt: line.adopt });
+    planJson = { ...(planToJson(plan) as object), ...(line.diff ? { diffs: planDiffs(plan) } : {}) };
     io.out(formatPlan(plan, io.paint));
+    if (line.diff) io.out(diffSection(plan, io.paint));
+    io.event({ event: "plan", plan: planJson });
     if (controller.signal.aborted) throw new ApplyAborted("planning, before changing anything");
-    if (!hasChanges(plan) && !session.stateStore.unsaved) return 0;
-    const report = await applyPlan(session, plan, state, assigned, { adopt: line.adopt, signal: controller.signal });
-    for (const failure of report.failures) io.err(formatError(failure, io.paintErr));
+    if (!hasChanges(plan) && !session.stateStore.unsaved) {
+      io.result({ plan: planJson, steps, applied: false });
+      return 0;
+    }
+    const report = await applyPlan(session, plan, state, assigned, {
+      adopt: line.adopt,
+      signal: controller.signal,
+      progress: (event) => {
+        io.progress?.update(event);
+        io.event({ event: "progress", ...event });
+      },
+    });
+    io.progress?.stop();
+    for (const failure of report.failures) io.report(failure);
     io.out(report.ok ? `apply: done\n` : `apply: ${report.failures.length} failed\n`);
+    io.result({ plan: planJson, steps, applied: true });
     return report.ok ? 0 : 1;
   } catch (error) {
+    io.progress?.stop();
     if (!(error instanceof ApplyAborted)) throw error;
     const signal = received ?? "SIGTERM";
-    io.err(formatError(moreErrors.interrupted(signal, error.step), io.paintErr));
+    io.report(moreErrors.interrupted(signal, error.step));
+    io.result({ plan: planJson, steps, applied: true, stoppedBy: signal });
     return SIGNAL_EXIT[signal] ?? 1;
   } finally {
     for (const signal of signals) process.off(signal, stop);

@@ -1,6 +1,6 @@
 import type { Observation } from "@tend/core";
 import type { CliIo } from "../cli-io.js";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
 import { openSession } from "./open-session.js";
 
 /** Datum's observation fields for each resource (or the named ones). */
@@ -22,10 +22,7 @@ export async function observeCommand(line: CommandLine, io: CliIo): Promise<numb
   const state = await session.stateStore.load();
   const observed = await session.observeAll(resources, assigned, state);
   const rows = resources.map((r) => ({ key: `${r.type}:${r.name}`, observation: observed.get(`${r.type}:${r.name}`) }));
-  if (line.json) {
-    io.out(`${JSON.stringify(rows.map((row) => ({ key: row.key, ...row.observation })), null, 2)}\n`);
-    return 0;
-  }
+  io.result({ resources: rows.map((row) => ({ key: row.key, ...row.observation })) });
   for (const row of rows) io.out(formatObservation(row.key, row.observation));
   return 0;
 }
@@ -38,6 +35,7 @@ function formatObservation(key: string, o: Observation | undefined): string {
   lines.push(`  enabled  ${o.enabled === undefined ? `unobservable${fileState}` : `${o.enabled ? "yes" : "no"}${fileState}`}`);
   if (o.canReload !== undefined) lines.push(`  reload   ${o.canReload ? "yes" : "no"}`);
   for (const drift of o.drift ?? []) lines.push(`  drift    ${drift}`);
+  for (const warning of o.warnings ?? []) lines.push(`  warning  ${warning}`);
   for (const [name, value] of Object.entries(o.details ?? {})) lines.push(`  ${name.padEnd(8)} ${String(value)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Session } from "@tend/core";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
 
 /** The CLI's package folder: its install is where tend's own providers are found. */
 export const CLI_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));

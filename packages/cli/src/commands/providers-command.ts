@@ -1,5 +1,5 @@
 import type { CliIo } from "../cli-io.js";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
 import { CLI_PACKAGE_DIR } from "./open-session.js";
 
 /** The providers found, their versions, what they serve and which serve this host. */
@@ -17,10 +17,11 @@ export async function providersCommand(line: CommandLine, io: CliIo): Promise<nu
   const serving = new Set(
     init ? (["service", "timer"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
   );
-  if (line.json) {
-    io.out(`${JSON.stringify({ init: init ?? null, providers: registry.found.map((p) => ({ name: p.packageName, version: p.version, apiVersion: p.manifest.apiVersion, inits: p.manifest.inits, types: p.manifest.types, fallback: p.manifest.fallback, declares: Object.keys(p.manifest.declares), origin: p.origin, dir: p.dir, servesThisHost: serving.has(p.packageName) })), problems: registry.problems }, null, 2)}\n`);
-    return 0;
-  }
+  io.result({
+    init: init ?? null,
+    providers: registry.found.map((p) => ({ name: p.packageName, version: p.version, apiVersion: p.manifest.apiVersion, inits: p.manifest.inits, types: p.manifest.types, fallback: p.manifest.fallback, declares: Object.keys(p.manifest.declares), origin: p.origin, dir: p.dir, servesThisHost: serving.has(p.packageName) })),
+    problems: registry.problems,
+  });
   io.out(`host init: ${init ?? "unknown"}\n`);
   if (registry.found.length === 0) io.out("no providers found\n");
   for (const p of registry.found) {

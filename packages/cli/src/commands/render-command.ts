@@ -1,16 +1,22 @@
 import type { Artifact, Resource, Scope } from "@tend/core";
 import type { CliIo } from "../cli-io.js";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
 import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
 
-/** The files a spec becomes on one init or on every init; touches nothing. */
+/**
+ * The files a spec becomes on one init or on every init (`--init all`); touches nothing. A
+ * resource an init cannot express is reported as the error plan would give, and the command then
+ * exits 1.
+ */
 export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { Session, findSpec, openSpec, canonicalReference, errors, formatError, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
+  const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
   const registry = Session.discover(await openSpec(findSpec(line.spec)), CLI_PACKAGE_DIR);
   const inits = line.init === "all" ? registry.inits.names : [line.init ? parseInit(line.init, registry.inits) : resolveHost({}, registry.inits).facts.init];
   const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
-  let failed = 0;
+  const results: { init: string; resources: { key: string; artifacts?: Artifact[]; error?: string }[] }[] = [];
   for (const init of inits) {
+    const rendered: (typeof results)[number] = { init, resources: [] };
+    results.push(rendered);
     const session = await openSession(line, { init });
     if (inits.length > 1) io.out(`${io.paint.bold(`# ${init}`)}\n`);
     const self = resolveHost({ user: line.user ?? true, init }, registry.inits).scope;
@@ -22,17 +28,19 @@ export async function renderCommand(line: CommandLine, io: CliIo): Promise<numbe
       try {
         const scope: Scope = resource.type !== "file" && resource.user ? userScope : { kind: "system" };
         const assigned = await session.assignProviders([resource]);
-        const rendered = session.renderAll([resource], assigned, { host: { ...session.host.facts, init }, init, scope });
-        io.out(formatArtifacts(key, rendered.get(key) ?? [], resource));
+        const artifacts = session.renderAll([resource], assigned, { host: { ...session.host.facts, init }, init, scope }).get(key) ?? [];
+        rendered.resources.push({ key, artifacts });
+        io.out(formatArtifacts(key, artifacts, resource));
       } catch (error) {
         if (!TendError.isInstance(error)) throw error;
-        failed += 1;
+        rendered.resources.push({ key, error: error.message });
         io.out(`${io.paint.bold(`## ${key}`)}  not renderable on ${init}\n`);
-        io.err(formatError(error, io.paintErr));
+        io.report(error);
       }
     }
   }
-  return failed > 0 && inits.length === 1 ? 1 : 0;
+  io.result({ inits: results });
+  return 0;
 }
 
 function formatArtifacts(key: string, artifacts: Artifact[], resource: Resource): string {

@@ -1,5 +1,5 @@
 import type { CliIo } from "../cli-io.js";
-import type { CommandLine } from "../parse-command-line.js";
+import type { CommandLine } from "../command-line/parse-command-line.js";
 import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
 
 /**
@@ -18,6 +18,7 @@ export async function validateCommand(line: CommandLine, io: CliIo): Promise<num
   if (clashes.length > 0) throw clashes.length === 1 ? clashes[0]! : new TendErrors(clashes);
   const count = (type: string) => spec.resources.filter((r) => r.type === type).length;
   io.out(`${file}: valid, ${count("service")} services, ${count("timer")} timers, ${count("file")} files\n`);
+  io.result({ file, valid: true, counts: { service: count("service"), timer: count("timer"), file: count("file") } });
   return 0;
 
   async function renderedClashes(commandLine: CommandLine) {

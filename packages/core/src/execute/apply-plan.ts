@@ -33,6 +33,8 @@ export interface ApplyOptions {
   adopt?: boolean;
   /** Aborted by a signal: the apply stops after the step it is in, with the state saved. */
   signal?: AbortSignal;
+  /** Told as the apply goes: resources finished out of all, and the step it is in. */
+  progress?: (event: { done: number; total: number; step: string }) => void;
 }
 
 const PAST: Record<string, string> = { enable: "enabled", disable: "disabled", start: "started", stop: "stopped", restart: "restarted", reload: "reloaded" };
@@ -82,6 +84,8 @@ export async function applyPlan(
     if (store.unsaved) await store.save(state);
     return { ok: true, lines, failures };
   }
+  const finished = new Set<string>();
+  const tell = (step: string) => options.progress?.({ done: finished.size, total: active.length, step });
   const checkpoint = async (step: string) => {
     await store.flush(state);
     // File work is synchronous: let a signal that arrived meanwhile be handled before looking.
@@ -118,6 +122,7 @@ export async function applyPlan(
   const written: string[] = [];
   const removals = active.filter((e) => e.action === "remove");
   for (const wave of applyWaves([...removals].reverse()).reverse()) {
+    tell("removing");
     const stopped = await runProviders(wave, "remove");
     const deleting = wave.filter((e) => stopped.has(e.key));
     const results = await writeArtifacts(session, deleting, state, assigned, backupDir);
@@ -129,6 +134,7 @@ export async function applyPlan(
       }
       store.drop(state, entry.key);
       written.push(...entry.writes.map((w) => w.artifact.path));
+      finished.add(entry.key);
       log(`${entry.key}: removed`);
     }
     await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);
@@ -136,6 +142,7 @@ export async function applyPlan(
 
   // 3. Every write, in dependency order, as one batch.
   const operating = active.filter((e) => e.action !== "remove");
+  tell("writing files");
   const writing = operating.filter((e) => e.writes.length > 0 && !blocked(e));
   const results = await writeArtifacts(session, writing, state, assigned, backupDir);
   for (const entry of writing) {
@@ -152,6 +159,7 @@ export async function applyPlan(
   await checkpoint("writing files");
 
   // 4. Once per provider: daemon-reload, compile, switch.
+  tell("telling the init about the files");
   for (const provider of new Set(assigned.values())) {
     if (!provider.afterWrites) continue;
     const mine = active.filter((e) => assigned.get(e.key) === provider && !failed.has(e.key));
@@ -169,6 +177,7 @@ export async function applyPlan(
   const verifyTargets: VerifyTarget[] = [];
   const waves = applyWaves(operating);
   for (const [index, wave] of waves.entries()) {
+    tell(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
     const ready = wave.filter((e) => !blocked(e));
     await recheckMissingUnits(ready);
     const done = await runProviders(ready.filter((e) => !failed.has(e.key)), "apply");
@@ -183,6 +192,7 @@ export async function applyPlan(
       if (provider && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
         verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
       }
+      finished.add(entry.key);
       const did = entry.ops.map((op) => PAST[op]!).join(", ");
       const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
       if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
@@ -194,6 +204,7 @@ export async function applyPlan(
 
   // 6. Verification: up, and still up with the same identity after one settle window for all.
   if (!session.offline && verifyTargets.length > 0) {
+    tell(`verifying ${verifyTargets.length} started service${verifyTargets.length === 1 ? "" : "s"}`);
     const problems = await verifyServices(verifyTargets, (ms) => new Promise((r) => setTimeout(r, ms)));
     for (const problem of problems) {
       failed.add(problem.location.resource ?? "");

@@ -1,9 +1,8 @@
 import { TendError, type TendErrors } from "../errors/tend-error.js";
-import type { Paint } from "./paint.js";
-import { painter } from "./paint.js";
+import { PLAIN, type Paint } from "./paint.js";
 
 /** An error as the CLI prints it: code, message, where, what to do. */
-export function formatError(error: unknown, paint: Paint = painter(false)): string {
+export function formatError(error: unknown, paint: Paint = PLAIN): string {
   // By shape, not instanceof: a provider may carry its own copy of @tend/core.
   if (TendError.isInstance(error) && Array.isArray((error as Partial<TendErrors>).errors)) {
     return (error as TendErrors).errors.map((e) => formatError(e, paint)).join("");

@@ -1,8 +1,8 @@
 import { planCounts, type Plan, type PlanEntry } from "../plan/plan-types.js";
-import { painter, type Paint } from "./paint.js";
+import { PLAIN, type Paint } from "./paint.js";
 
 /** The plan as people read it (the seed's layout). */
-export function formatPlan(plan: Plan, paint: Paint = painter(false)): string {
+export function formatPlan(plan: Plan, paint: Paint = PLAIN): string {
   const scope = plan.scope.kind === "user" ? `, user ${plan.scope.user}` : "";
   const lines = [`host ${plan.host.name} (${plan.initDisplayName}${scope})`];
   for (const warning of plan.warnings) lines.push(`  ${paint.yellow("!")} ${warning}`);

@@ -1,12 +1,14 @@
-/** Colour for a terminal; plain text when `enabled` is false (not a TTY, or NO_COLOR set). */
-export function painter(enabled: boolean) {
-  const wrap = (code: number) => (text: string) => (enabled ? `\u001b[${code}m${text}\u001b[0m` : text);
-  return { green: wrap(32), yellow: wrap(33), red: wrap(31), cyan: wrap(36), dim: wrap(2), bold: wrap(1) };
+/** How output is styled: the CLI gives Node's util.styleText (or plain text); core only calls these. */
+export interface Paint {
+  green(text: string): string;
+  yellow(text: string): string;
+  red(text: string): string;
+  cyan(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
 }
 
-export type Paint = ReturnType<typeof painter>;
+const same = (text: string) => text;
 
-/** Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
-export function colourWanted(stream: { isTTY?: boolean }): boolean {
-  return Boolean(stream.isTTY) && !("NO_COLOR" in process.env && process.env.NO_COLOR !== "");
-}
+/** Plain text: no styling at all. */
+export const PLAIN: Paint = { green: same, yellow: same, red: same, cyan: same, dim: same, bold: same };

@@ -1,0 +1,129 @@
+import { closest } from "./suggest.js";
+import { COMMANDS, FLAGS, GLOBAL, type CommandName, type Flag } from "./flags.js";
+
+export { COMMANDS, type CommandName } from "./flags.js";
+
+export interface CommandLine {
+  command: CommandName;
+  positionals: string[];
+  spec?: string;
+  init?: string;
+  root?: string;
+  user?: boolean | string;
+  json: boolean;
+  /** `apply --json-stream`: one JSON event per line, as it happens. */
+  jsonStream: boolean;
+  /** `--color` (true), `--no-color` (false), or neither (decided from the terminal and the environment). */
+  color?: boolean;
+  detailedExitcode: boolean;
+  adopt: boolean;
+  diff: boolean;
+  lockTimeout: number;
+  help: boolean;
+  version: boolean;
+}
+
+/** A mistake on the command line, with the likely intended word when there is one. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly suggestion?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads a command line: the command first (or `help` when none), then its flags and positionals
+ * in any order. Each command takes only its own flags; an unknown flag, a flag of another command
+ * or a misspelt command is refused with the closest real one.
+ */
+export function parseCommandLine(argv: string[]): CommandLine {
+  const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
+  const first = commandIndex >= 0 ? argv[commandIndex]! : undefined;
+  let command: CommandName = "help";
+  if (first !== undefined) {
+    if (!(COMMANDS as readonly string[]).includes(first)) {
+      const likely = closest(first, COMMANDS);
+      throw new UsageError(`unknown command \`${first}\``, likely && `tend ${likely}`);
+    }
+    command = first as CommandName;
+  }
+  const flags = [...FLAGS[command], ...GLOBAL];
+  const values = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (i === commandIndex) continue;
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
+    }
+    const [raw, inline] = arg.startsWith("--") ? splitInline(arg.slice(2)) : [arg.slice(1), undefined];
+    const flag = arg.startsWith("--") ? flags.find((f) => f.name === raw) : flags.find((f) => f.short === raw);
+    if (!flag) throw unknownFlag(arg, raw, command, flags);
+    if (flag.value === undefined) {
+      if (inline !== undefined) throw new UsageError(`--${flag.name} takes no value`);
+      values.set(flag.name, true);
+    } else if (inline !== undefined) {
+      values.set(flag.name, inline);
+    } else if (flag.value === "optional") {
+      const next = argv[i + 1];
+      // `--user alice`: the next word is a name when it is no flag, command or reference.
+      if (next !== undefined && !next.startsWith("-") && !/[:[]/.test(next) && i + 1 !== commandIndex && !(COMMANDS as readonly string[]).includes(next)) {
+        values.set(flag.name, next);
+        i += 1;
+      } else values.set(flag.name, true);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith("-") && next !== "-")) throw new UsageError(`--${flag.name} needs a value`);
+      if (i + 1 === commandIndex) throw new UsageError(`--${flag.name} needs a value before the command \`${next}\``);
+      values.set(flag.name, next);
+      i += 1;
+    }
+  }
+  const text = (name: string) => {
+    const value = values.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const lockText = text("lock-timeout");
+  const lockTimeout = lockText === undefined ? 0 : Number(lockText);
+  if (!Number.isFinite(lockTimeout) || lockTimeout < 0) throw new UsageError("--lock-timeout takes a number of seconds");
+  if (values.has("color") && values.has("no-color")) throw new UsageError("--color and --no-color contradict each other");
+  const user = values.get("user");
+  return {
+    command,
+    positionals,
+    ...(text("file") !== undefined ? { spec: text("file")! } : {}),
+    ...(text("init") !== undefined ? { init: text("init")! } : {}),
+    ...(values.has("root") ? { root: text("root") ?? "" } : {}),
+    ...(user !== undefined ? { user } : {}),
+    json: values.has("json"),
+    jsonStream: values.has("json-stream"),
+    ...(values.has("color") ? { color: true } : values.has("no-color") ? { color: false } : {}),
+    detailedExitcode: values.has("detailed-exitcode"),
+    adopt: values.has("adopt"),
+    diff: values.has("diff"),
+    lockTimeout,
+    help: values.has("help"),
+    version: values.has("version"),
+  };
+}
+
+function splitInline(text: string): [string, string | undefined] {
+  const at = text.indexOf("=");
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+function unknownFlag(arg: string, raw: string, command: CommandName, flags: Flag[]): UsageError {
+  if (!arg.startsWith("--") && (raw === "v" || raw === "version")) return new UsageError(`unknown flag \`${arg}\``, "--version");
+  const owner = (Object.keys(FLAGS) as CommandName[]).find((other) => other !== command && FLAGS[other].some((f) => f.name === raw));
+  if (owner) return new UsageError(`\`${arg}\` is a flag of \`tend ${owner}\`, not of \`tend ${command}\``);
+  const names = flags.map((f) => `--${f.name}`);
+  const likely = closest(arg.startsWith("--") ? arg : `--${raw}`, names);
+  return new UsageError(`unknown flag \`${arg}\` for \`tend ${command}\``, likely);
+}
