@@ -2,6 +2,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { doc, spec } from "../support/spec-documents.js";
 
@@ -359,5 +360,361 @@ describe("services and timers on a booted systemd", () => {
     expect(await exists(`/proc/${syncPid}`)).toBe(false);
     expect(await demoLog(host, "web")).toContain(`term ${webPid}`);
     await plan(0);
+  });
+
+  /**
+   * Each way an admin writes `exec`, as the program systemd supervises and signals: counted in the
+   * process table (livePids), never by asking systemd. A pipeline's programs are `NAME` and
+   * `NAME-tail`; systemd ends both with the unit's cgroup, but cannot signal them through
+   * `$MAINPID` (the shell), so plan refuses reloadSignal there.
+   */
+  describe("exec forms: the program is what systemd supervises and signals", () => {
+    const EXACT = "/spec/exact.yaml";
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    const RELOADING = FORMS.filter((form) => form !== "pipeline");
+    const nameOf = (form: ExecForm) => `f-${form}`;
+    /** The program names to count for a form: a pipeline has two. */
+    const programs = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+    const conf = (name: string, content: string) => doc(`type: File\nname: ${name}\npath: /etc/${name}.conf\ncontent: "${content}\\n"`);
+    const formDoc = (form: ExecForm, extra = "") =>
+      doc(`
+type: Service
+name: ${nameOf(form)}
+exec: ${JSON.stringify(EXEC_FORMS[form](nameOf(form)))}
+restart: always
+restartOn: ["file:restart-conf"]
+${form === "pipeline" ? "" : 'reloadSignal: HUP\nreloadOn: ["file:reload-conf"]'}
+verify: {settle: 1}
+${extra}`);
+    const specOf = (options: { restart?: string; reload?: string; extra?: string } = {}) => [
+      conf("restart-conf", options.restart ?? "one"),
+      conf("reload-conf", options.reload ?? "one"),
+      ...FORMS.map((form) => formDoc(form, options.extra)),
+    ];
+    const applyExact = (docs: string[], exitCode = 0) => applySpec(host, EXACT, docs, exitCode);
+    /** Waits until each of the form's programs runs as exactly one process, and resolves with their pids. */
+    const oneEach = (form: ExecForm, what: string) =>
+      host.waitFor(
+        async () => {
+          const live = await Promise.all(programs(form).map((name) => livePids(host, name)));
+          return live.every((pids) => pids.length === 1) && live.map((pids) => pids[0]!);
+        },
+        { what: `${form}: exactly one live process per program ${what}`, timeoutMs: 15_000 },
+      );
+    const noneLeft = (form: ExecForm, what: string) =>
+      host.waitFor(async () => (await Promise.all(programs(form).map((name) => livePids(host, name)))).every((pids) => pids.length === 0), {
+        what: `${form}: no live process ${what}`,
+        timeoutMs: 15_000,
+      });
+    const started = async (form: ExecForm) => (await startedPids(host, nameOf(form))).length;
+
+    it("starts each form once, as systemd's main process (the shell that runs a pipeline for a pipeline)", async () => {
+      const output = await applyExact(specOf());
+      for (const form of FORMS) {
+        expect(output).toContain(`service:${nameOf(form)}: verified`);
+        const [pid] = await oneEach(form, "after apply");
+        expect(await started(form)).toBe(1);
+        const main = await mainPid(`tend-${nameOf(form)}.service`);
+        if (form === "pipeline") expect(await host.mustSh(`cut -d' ' -f4 /proc/${pid}/stat`)).toBe(`${main}\n`);
+        else expect(main).toBe(pid);
+      }
+      // the quoted argument reached the program as one word, `;` and all
+      const [quoted] = await oneEach("quotedArgs", "");
+      expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${quoted}/cmdline`)).split("\n")).toEqual(["/bin/sh", "/opt/demo/bin/demo", "f-quotedArgs", "", "daemon off;", ""]);
+      // shellThenExec: sh exec'd the program, so the pid systemd knows is the program's
+      expect(await host.readFile("/etc/systemd/system/tend-f-shellThenExec.service")).toContain('ExecStart=/bin/sh -c "cd /var/tmp && exec /opt/demo/bin/demo f-shellThenExec"');
+    });
+
+    it("kill: systemd restarts the program (Restart=always), and exactly one runs", async () => {
+      for (const form of FORMS) {
+        const before = await oneEach(form, "before the kill");
+        // sh waits for every program of a pipeline, so killing one leaves the service up: kill the
+        // shell systemd watches instead, and its programs must go with the cgroup, none surviving
+        const target = form === "pipeline" ? await mainPid(`tend-${nameOf(form)}.service`) : before[0];
+        await host.mustSh(`kill -KILL ${target}`);
+        const after = await host.waitFor(
+          async () => {
+            const now = await oneEach(form, "after the kill");
+            return now.every((pid, i) => pid !== before[i]) && now;
+          },
+          { what: `${form} to be restarted after the kill`, timeoutMs: 15_000 },
+        );
+        for (const pid of before) expect(await livePids(host, programs(form)[before.indexOf(pid)]!)).not.toContain(pid);
+        expect(after).toHaveLength(programs(form).length);
+      }
+    });
+
+    it("reloadOn with reloadSignal HUP: the same process gets the signal, and nothing restarts", async () => {
+      const before = new Map(await Promise.all(FORMS.map(async (form) => [form, { pids: await oneEach(form, "before the reload"), starts: await started(form) }] as const)));
+      const output = await applyExact(specOf({ reload: "two" }));
+      for (const form of RELOADING) {
+        expect(output).toContain(`service:${nameOf(form)}: changed, reloaded (file:reload-conf changed, reloadOn matched)`);
+        const [pid] = before.get(form)!.pids;
+        await host.waitFor(async () => (await hupsReceived(host, nameOf(form))).includes(pid!), { what: `${form} to log hup ${pid}`, timeoutMs: 10_000 });
+        expect(await oneEach(form, "after the reload")).toEqual([pid]);
+        expect(await started(form)).toBe(before.get(form)!.starts);
+      }
+      // the pipeline lists no reloadOn: untouched
+      expect(await oneEach("pipeline", "")).toEqual(before.get("pipeline")!.pids);
+    });
+
+    it("refuses reloadSignal on a pipeline at plan time, naming the field, and changes nothing", async () => {
+      const pipeline = formDoc("pipeline").replace("restart: always", 'restart: always\nreloadSignal: HUP\nreloadOn: ["file:reload-conf"]');
+      const docs = [...specOf({ reload: "three" }).filter((d) => !d.includes("name: f-pipeline\n")), pipeline];
+      await host.writeFile(EXACT, spec(...docs));
+      const output = await host.expectTend(["plan", "-f", EXACT], { exitCode: 1 });
+      expect(output).toContain("error TEND_CANNOT_RELOAD: service:f-pipeline sets reloadSignal = HUP, but its exec runs under /bin/sh, which stays the main process");
+      expect(output).toContain("field reloadSignal");
+      expect(await host.readFile("/etc/reload-conf.conf")).toBe("two\n");
+    });
+
+    it("restartOn: a changed file restarts each form; the old process is gone and exactly one new runs", async () => {
+      const before = new Map(await Promise.all(FORMS.map(async (form) => [form, await oneEach(form, "before the restart")] as const)));
+      const output = await applyExact(specOf({ reload: "two", restart: "two" }));
+      for (const form of FORMS) {
+        expect(output).toContain(`service:${nameOf(form)}: changed, restarted (file:restart-conf changed, restartOn matched)`);
+        const after = await oneEach(form, "after restartOn");
+        before.get(form)!.forEach((pid, i) => expect(after[i]).not.toBe(pid));
+      }
+    });
+
+    it("a changed definition restarts each form; the old process is gone and exactly one new runs", async () => {
+      const before = new Map(await Promise.all(FORMS.map(async (form) => [form, await oneEach(form, "before the change")] as const)));
+      await applyExact(specOf({ reload: "two", restart: "two", extra: "env: {GENERATION: '2'}" }));
+      for (const form of FORMS) {
+        const after = await oneEach(form, "after the change");
+        before.get(form)!.forEach((pid, i) => expect(after[i]).not.toBe(pid));
+        expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${after[0]}/environ`)).split("\n")).toContain("GENERATION=2");
+      }
+    });
+
+    it("desired stopped: no process of any form is left", async () => {
+      await applyExact(specOf({ reload: "two", restart: "two", extra: "desired: {state: stopped, enabled: true}" }));
+      for (const form of FORMS) {
+        await noneLeft(form, "once stopped");
+        expect(await show(`tend-${nameOf(form)}.service`, "ActiveState")).toBe("inactive");
+      }
+      await planSpec(host, EXACT, 0);
+    });
+
+    it("removal: no process of any form is left", async () => {
+      await applyExact(specOf({ reload: "two", restart: "two" }));
+      for (const form of FORMS) await oneEach(form, "running again");
+      await applyExact([]);
+      for (const form of FORMS) {
+        await noneLeft(form, "after removal");
+        expect(await exists(`/etc/systemd/system/tend-${nameOf(form)}.service`)).toBe(false);
+      }
+    });
+  });
+
+  describe("units that refuse a manual start or stop", () => {
+    const EXACT = "/spec/refuse.yaml";
+    const KEEP_UNIT = "[Unit]\nDescription=refuses a manual stop\nRefuseManualStop=yes\n[Service]\nExecStart=/opt/demo/bin/demo keep-demo\n[Install]\nWantedBy=multi-user.target\n";
+    const trigger = (content: string) => doc(`type: File\nname: keep-conf\npath: /etc/keep.conf\ncontent: "${content}\\n"`);
+    const keeper = (extra = "") =>
+      doc(`type: Service\nname: keeper\nexec: /opt/demo/bin/demo keeper\nrestart: always\nrestartOn: ["file:keep-conf"]\nsystemd:\n  unit:\n    RefuseManualStop: true\n${extra}`);
+    const keepDemo = (state: string) => doc(`type: Service\nname: keep-demo\nrestartOn: ["file:keep-conf"]\ndesired: {state: ${state}, enabled: true}`);
+
+    beforeAll(async () => {
+      await host.writeFile("/lib/systemd/system/keep-demo.service", KEEP_UNIT);
+      await host.mustSh("systemctl daemon-reload");
+    });
+
+    it("add enables a tend unit with RefuseManualStop through the hatch, and never starts it", async () => {
+      const output = await applySpec(host, EXACT, [trigger("one"), keeper()]);
+      expect(output).toContain("service:keeper: added, enabled\n");
+      expect(await host.mustSh("systemctl is-enabled tend-keeper.service")).toBe("enabled\n");
+      expect(await show("tend-keeper.service", "ActiveState")).toBe("inactive");
+      expect(await livePids(host, "keeper")).toEqual([]);
+      await planSpec(host, EXACT, 0);
+    });
+
+    it("a change or a restartOn trigger never restarts it", async () => {
+      await host.mustSh("systemctl start tend-keeper.service"); // whatever wants it starts it
+      const [pid] = await host.waitFor(async () => (await livePids(host, "keeper")).length === 1 && livePids(host, "keeper"), { what: "keeper to run" });
+      const output = await applySpec(host, EXACT, [trigger("two"), keeper("env: {GENERATION: '2'}")]);
+      expect(output).toContain("service:keeper: changed (file:keep-conf changed, restartOn matched)");
+      expect(await livePids(host, "keeper")).toEqual([pid]);
+      expect(await startedPids(host, "keeper")).toEqual([pid]);
+      await planSpec(host, EXACT, 0);
+    });
+
+    it("never stops or restarts a distro unit that has RefuseManualStop, whatever desired says", async () => {
+      await host.mustSh("systemctl start keep-demo.service");
+      const [pid] = await host.waitFor(async () => (await livePids(host, "keep-demo")).length === 1 && livePids(host, "keep-demo"), { what: "keep-demo to run" });
+      const docs = [trigger("three"), keeper("env: {GENERATION: '2'}"), keepDemo("stopped")];
+      const output = await applySpec(host, EXACT, docs);
+      expect(output).toContain("service:keep-demo: added, enabled");
+      expect(output).not.toContain("keep-demo: added, enabled, stopped");
+      expect(await host.mustSh("systemctl is-enabled keep-demo.service")).toBe("enabled\n");
+      expect(await livePids(host, "keep-demo")).toEqual([pid]);
+      await planSpec(host, EXACT, 0);
+      expect(await host.expectTend(["observe", "-f", EXACT, "service:keep-demo"])).toContain("refuseManualStop");
+      // a restartOn trigger does not restart it either
+      await applySpec(host, EXACT, [trigger("four"), keeper("env: {GENERATION: '2'}"), keepDemo("running")]);
+      expect(await livePids(host, "keep-demo")).toEqual([pid]);
+      expect(await startedPids(host, "keep-demo")).toEqual([pid]);
+    });
+
+    it("removal only disables them: the running processes are left to whatever stops them", async () => {
+      const [keeperPid] = await livePids(host, "keeper");
+      const [distroPid] = await livePids(host, "keep-demo");
+      const output = await applySpec(host, EXACT, []);
+      expect(output).toContain("service:keeper: disabled, not stopped: its unit refuses a manual start or stop (it stops with the host)");
+      expect(await exists("/etc/systemd/system/tend-keeper.service")).toBe(false);
+      expect((await host.exec(["systemctl", "is-enabled", "keep-demo.service"])).stdout).toBe("disabled\n");
+      expect(await livePids(host, "keeper")).toEqual([keeperPid]);
+      expect(await livePids(host, "keep-demo")).toEqual([distroPid]);
+      expect(await demoLog(host, "keeper")).not.toContain("term");
+      await planSpec(host, EXACT, 0);
+      await host.mustSh("systemctl kill tend-keeper.service; systemctl kill keep-demo.service");
+    });
+  });
+
+  describe("template instances and user units, live and in image roots", () => {
+    const GETTY = doc("type: Service\nname: getty@tty3");
+    const INSTANCE_SPEC = "/spec/instance.yaml";
+
+    it("enables and disables a template instance on the live host, by its own name", async () => {
+      await applySpec(host, INSTANCE_SPEC, [GETTY]);
+      expect(await host.mustSh("readlink /etc/systemd/system/getty.target.wants/getty@tty3.service")).toBe("/lib/systemd/system/getty@.service\n");
+      expect(await host.mustSh("systemctl is-enabled getty@tty3.service")).toBe("enabled\n");
+      await planSpec(host, INSTANCE_SPEC, 0);
+      await host.mustSh("systemctl disable getty@tty3.service");
+      expect(await planSpec(host, INSTANCE_SPEC, 2)).toContain("not enabled at boot, want enabled");
+      await applySpec(host, INSTANCE_SPEC, [GETTY]);
+      await applySpec(host, INSTANCE_SPEC, []);
+      expect((await host.exec(["systemctl", "is-enabled", "getty@tty3.service"])).stdout).toBe("disabled\n");
+      expect(await exists("/lib/systemd/system/getty@.service")).toBe(true);
+    });
+
+    it("enables a template instance in an image root: no TEND_UNIT_MISSING, the next plan clean, removal disables it", async () => {
+      await host.mustSh("mkdir -p /srv/gimage/lib/systemd/system && cp /lib/systemd/system/getty@.service /lib/systemd/system/getty.target /srv/gimage/lib/systemd/system/");
+      await host.writeFile(INSTANCE_SPEC, spec(GETTY));
+      expect(await host.expectTend(["plan", "-f", INSTANCE_SPEC, "--root", "/srv/gimage"])).toContain("+ service:getty@tty3  enable the distro unit");
+      await host.expectTend(["apply", "-f", INSTANCE_SPEC, "--root", "/srv/gimage"]);
+      expect(await host.mustSh("readlink /srv/gimage/etc/systemd/system/getty.target.wants/getty@tty3.service")).toBe("/lib/systemd/system/getty@.service\n");
+      await host.expectTend(["plan", "-f", INSTANCE_SPEC, "--root", "/srv/gimage", "--detailed-exitcode"]);
+      await host.writeFile(INSTANCE_SPEC, spec());
+      await host.expectTend(["apply", "-f", INSTANCE_SPEC, "--root", "/srv/gimage"]);
+      expect(await exists("/srv/gimage/etc/systemd/system/getty.target.wants/getty@tty3.service")).toBe(false);
+      expect(await show("getty@tty3.service", "UnitFileState")).toBe("disabled");
+    });
+
+    it("enables alice's distro units offline in an image root: plan shows the enable, the links are made, the next plan is clean", async () => {
+      const image = "/srv/uimage";
+      await host.mustSh(
+        [
+          `mkdir -p ${image}/etc ${image}/usr/lib/systemd/user ${image}/home/alice`,
+          `cp /etc/passwd /etc/group ${image}/etc/`,
+          `chown alice:alice ${image}/home/alice`,
+          `printf '[Service]\\nExecStart=/usr/bin/pipewire\\n[Install]\\nWantedBy=default.target\\nAlias=pipewire-session.service\\n' > ${image}/usr/lib/systemd/user/pipewire.service`,
+          `printf '[Service]\\nExecStart=/usr/bin/agent %%i\\n[Install]\\nWantedBy=default.target\\n' > ${image}/usr/lib/systemd/user/agent@.service`,
+        ].join(" && "),
+      );
+      const userSpec = "/spec/user-image.yaml";
+      await host.writeFile(userSpec, spec(doc("type: Service\nname: pipewire\nuser: true"), doc("type: Service\nname: agent@work\nuser: true")));
+      const args = ["-f", userSpec, "--user", "alice", "--root", image];
+      const planned = await host.expectTend(["plan", ...args, "--detailed-exitcode"], { exitCode: 2 });
+      expect(planned).toContain("+ service:pipewire  enable the distro unit\n      reason  not enabled at boot, want enabled");
+      expect(planned).toContain("+ service:agent@work  enable the distro unit");
+      expect(await host.expectTend(["apply", ...args])).toContain("service:pipewire: added, enabled");
+      const wants = `${image}/home/alice/.config/systemd/user/default.target.wants`;
+      expect(await host.mustSh(`readlink ${wants}/pipewire.service ${wants}/agent@work.service ${image}/home/alice/.config/systemd/user/pipewire-session.service`)).toBe(
+        "/usr/lib/systemd/user/pipewire.service\n/usr/lib/systemd/user/agent@.service\n/usr/lib/systemd/user/pipewire.service\n",
+      );
+      expect(await host.mustSh(`stat -c %U ${wants}/pipewire.service`)).toBe("alice\n");
+      expect(await host.expectTend(["plan", ...args, "--detailed-exitcode"])).toContain("0 to add, 0 to change, 0 to remove");
+      // what systemd itself makes of the image: alice's manager would start both at login
+      expect(await host.mustSh(`ls ${wants}`)).toBe("agent@work.service\npipewire.service\n");
+    });
+  });
+
+  describe("plan warnings on the real systemd", () => {
+    const WARN_SPEC = "/spec/warn.yaml";
+    const HATCHED = doc(`
+type: Service
+name: hatched
+exec: /opt/demo/bin/demo hatched
+env: {FROM_ENV: "1"}
+systemd:
+  Environment: "FROM_HATCH=1"
+`);
+
+    it("warns that a hatch directive replaces what env generated, naming both, and the unit gets only the hatch's value", async () => {
+      await host.writeFile(WARN_SPEC, spec(HATCHED));
+      const warning = "! service:hatched warning: `systemd.Environment` replaces the Environment= line tend generated from `env`; systemd gets only the hatch's value";
+      expect(await planSpec(host, WARN_SPEC, 2)).toContain(warning);
+      await applySpec(host, WARN_SPEC, [HATCHED]);
+      const [pid] = await host.waitFor(async () => (await livePids(host, "hatched")).length === 1 && livePids(host, "hatched"), { what: "hatched to run" });
+      const environ = (await host.mustSh(`tr '\\0' '\\n' < /proc/${pid}/environ`)).split("\n");
+      expect(environ).toContain("FROM_HATCH=1");
+      expect(environ).not.toContain("FROM_ENV=1");
+      // a warning is not a change: the converged plan still shows it, and exits 0
+      expect(await planSpec(host, WARN_SPEC, 0)).toContain(warning);
+    });
+
+    it("shows a foreign drop-in on a unit tend wrote, and never treats it as drift", async () => {
+      await host.writeFile("/etc/systemd/system/tend-hatched.service.d/local.conf", "[Service]\nNice=5\nCPUWeight=50\n");
+      await host.mustSh("systemctl daemon-reload");
+      const planned = await planSpec(host, WARN_SPEC, 0);
+      expect(planned).toContain("! service:hatched warning: /etc/systemd/system/tend-hatched.service.d/local.conf changes it (Nice, CPUWeight); tend leaves drop-ins alone");
+      expect(planned).toContain("0 to add, 0 to change, 0 to remove");
+      await applySpec(host, WARN_SPEC, []);
+      expect(await host.readFile("/etc/systemd/system/tend-hatched.service.d/local.conf")).toBe("[Service]\nNice=5\nCPUWeight=50\n");
+      await host.mustSh("rm -r /etc/systemd/system/tend-hatched.service.d && systemctl daemon-reload");
+    });
+  });
+
+  describe("batching", () => {
+    const BATCH_SPEC = "/spec/batch.yaml";
+    const LOG = "/var/tmp/systemctl-runs";
+    /** Logs every systemctl that tend (node) runs, then runs the real one. */
+    const SHIM = `#!/bin/sh\n[ "$(cat /proc/$PPID/comm)" = node ] && echo "$*" >> ${LOG}\nexec /usr/bin/systemctl "$@"\n`;
+    const many = (n: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always`));
+    /** The systemctl runs of one tend apply, unit names left out. */
+    const runsOf = async (docs: string[]) => {
+      await host.mustSh(`: > ${LOG}`);
+      await applySpec(host, BATCH_SPEC, docs);
+      return (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+    };
+
+    beforeAll(async () => {
+      await host.writeFile("/usr/local/bin/systemctl", SHIM, { mode: 0o755 });
+    });
+
+    afterAll(async () => {
+      await host.exec(["rm", "-f", "/usr/local/bin/systemctl"]);
+    });
+
+    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation and probe", async () => {
+      const three = await runsOf(many(3));
+      expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
+      const sixty = await runsOf(many(60));
+      expect(three).toEqual([
+        "list-unit-files --output=json -- …",
+        "list-units --all --output=json -- …",
+        "daemon-reload",
+        "enable --now -- …",
+        "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
+        "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
+        "list-unit-files --output=json -- …",
+        "list-units --all --output=json -- …",
+      ]);
+      expect(sixty).toEqual(three);
+      for (let i = 0; i < 60; i += 1) expect((await livePids(host, `b${i}`)).length).toBe(1);
+      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
+      expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
+      for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
+    }, 240_000);
+  });
+
+  it("leaves nothing in the state folders but the lock and the state (no temp files, no journal)", async () => {
+    const entries = (await host.mustSh("ls -A /var/lib/tend")).split("\n").filter(Boolean);
+    // backups/ holds the hand-edited unit the drift test overwrote, kept on purpose
+    expect(entries).toEqual(["backups", "lock", "state.json"]);
+    expect(await host.mustSh("find /var/lib/tend/backups -type f | sed 's|.*/backups/[^/]*/||'")).toBe("file/etc/systemd/system/tend-web.service\n");
+    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter(Boolean)).toEqual(["state.json"]);
   });
 });

@@ -39,4 +39,23 @@ describe("checkResource", () => {
     ]);
     expect(messages(ServiceSchema.parse(service("x".repeat(250), { exec: "/bin/x" })))[0]).toContain("longer than the 255 characters");
   });
+
+  it("refuses a reloadSignal that systemd would deliver to a shell in front of the program", () => {
+    const reloading = (exec: string, systemd?: Record<string, string>) =>
+      messages(ServiceSchema.parse(service("r", { exec, reloadSignal: "HUP", reloadOn: ["file:conf"], ...(systemd ? { systemd } : {}) })));
+    expect(reloading("/opt/demo/bin/demo r | /opt/demo/bin/demo r-tail")).toEqual([
+      "service:r sets reloadSignal = HUP, but its exec runs under /bin/sh, which stays the main process (a pipeline, or a last command that cannot be exec'd): systemd would signal the shell, and the service would end instead of reloading",
+    ]);
+    const [error] = checkResource(ServiceSchema.parse(service("r", { exec: "/bin/a | /bin/b", reloadSignal: "HUP" })), ctx);
+    expect([error?.code, error?.location.field]).toEqual(["TEND_CANNOT_RELOAD", "reloadSignal"]);
+    // the program is the main process: a simple command, shell syntax whose last command is exec'd
+    expect(reloading("/opt/demo/bin/demo r \"\" \"daemon off;\"")).toEqual([]);
+    expect(reloading("cd /var/tmp && /opt/demo/bin/demo r")).toEqual([]);
+    expect(reloading("cd /var/tmp; exec /opt/demo/bin/demo r")).toEqual([]);
+    expect(reloading(`/bin/sh -c 'trap "echo hup" HUP; while :; do sleep 1; done'`)).toEqual([]);
+    // a script that traps the signal itself handles it; a reload of one's own is the hatch's business
+    expect(reloading(`trap 'kill -HUP $child' HUP; /bin/a | /bin/b & child=$!; wait`)).toEqual([]);
+    expect(reloading("/bin/a | /bin/b", { ExecReload: "/bin/true" })).toEqual([]);
+    expect(messages(ServiceSchema.parse(service("r", { exec: "/bin/a | /bin/b" })))).toEqual([]);
+  });
 });

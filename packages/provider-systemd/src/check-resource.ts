@@ -1,4 +1,5 @@
-import { errors, type RenderContext, type Resource, type Service, type TendError } from "@tend/core";
+import { errors, TendError, type RenderContext, type Resource, type Service } from "@tend/core";
+import { signalReachesProgram } from "./signal-reaches-program.js";
 import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
 import { primaryUnit, tendUnitName } from "./unit-name.js";
 
@@ -9,8 +10,8 @@ const UNIT_NAME_CHARS = /^[A-Za-z0-9:_.\\@-]+$/;
 
 /**
  * The systemd-only rules, at plan time, beyond what the capabilities cover: names that make a
- * template or an over-long unit, an `exec` systemd cannot run, a `*.target` that is not a unit
- * name, hatch values that would run into the next line. (Schedules are checked with the spec.)
+ * template or an over-long unit, a `reloadSignal` that would reach a shell instead of the program,
+ * a `*.target` that is not a unit name, hatch values that would run into the next line. (Schedules are checked with the spec.)
  */
 export function checkResource(resource: Resource, _ctx?: RenderContext): TendError[] {
   if (resource.type === "file") return [];
@@ -36,6 +37,16 @@ export function checkResource(resource: Resource, _ctx?: RenderContext): TendErr
     if (entry.endsWith(".target") && !UNIT_NAME_CHARS.test(entry)) {
       found.push(errors.invalidField(ref, "after", `\`${entry}\` is not a systemd unit name`));
     }
+  }
+  const ownReload = hatchDirectives(resource.systemd).some(([section, key]) => section === "Service" && key === "ExecReload");
+  if (resource.exec !== undefined && resource.reloadSignal !== undefined && !ownReload && !signalReachesProgram(resource.exec, resource.reloadSignal)) {
+    found.push(
+      new TendError(
+        "TEND_CANNOT_RELOAD",
+        `${ref} sets reloadSignal = ${resource.reloadSignal}, but its exec runs under /bin/sh, which stays the main process (a pipeline, or a last command that cannot be exec'd): systemd would signal the shell, and the service would end instead of reloading`,
+        { field: "reloadSignal", resource: ref, hint: "Put the command in a script that traps the signal and passes it on, make the program the last command of the line, or use restartOn" },
+      ),
+    );
   }
   found.push(...checkHatch(ref, resource.systemd));
   return found;

@@ -4,6 +4,7 @@ import { readContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { observeUnits } from "./observe-units.js";
 import { processUid } from "./process-uid.js";
+import { refusedOperations } from "./refused-operations.js";
 
 vi.mock("./process-uid.js", () => ({ processUid: vi.fn(() => 0) }));
 
@@ -15,7 +16,7 @@ function capturedHost(options: { defaultTarget?: string } = {}): RecordingRunner
   return new RecordingRunner()
     .on(/^systemctl( --user -M alice@)? list-unit-files /, { stdout: fixture("list-unit-files-system.json") })
     .on(/^systemctl( --user -M alice@)? list-units /, { stdout: fixture("list-units-system.json") })
-    .on("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload", { stdout: fixture("show-distro.txt") })
+    .on("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop", { stdout: fixture("show-distro.txt") })
     .on("systemctl get-default", { stdout: options.defaultTarget ? `${options.defaultTarget}\n` : fixture("get-default.txt") });
 }
 
@@ -45,7 +46,7 @@ describe("observeUnits on a live system manager", () => {
     expect(runner.lines).toEqual([
       "systemctl list-unit-files --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
-      "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload -- ssh.service sshd.service gdm.service nope.service",
+      "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- ssh.service sshd.service gdm.service nope.service",
       "systemctl get-default",
     ]);
     const summary = Object.fromEntries(
@@ -106,8 +107,25 @@ describe("observeUnits on a live system manager", () => {
       .on("systemctl list-units", { stdout: '[{"unit":"getty@tty1.service","load":"loaded","active":"active","sub":"running","description":"Getty on tty1"}]' })
       .on("systemctl show", { stdout: "Id=getty@tty1.service\nLoadState=loaded\nUnitFileState=enabled\nCanReload=no\n" });
     const observed = await observeUnits([svc("getty@tty1")], await readContext({ init: "systemd", runner }));
-    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload -- getty@tty1.service");
+    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- getty@tty1.service");
     expect(observed.get("service:getty@tty1")).toMatchObject({ exists: true, state: "running", enabled: true, unitFileState: "enabled" });
+  });
+});
+
+describe("observeUnits and units that refuse a manual start or stop", () => {
+  it("asks systemd about a distro unit apply may start, stop or restart, and reports the refusal", async () => {
+    const runner = new RecordingRunner()
+      .on("systemctl list-unit-files", { stdout: '[{"unit_file":"refuse-demo.service","state":"enabled","preset":"enabled"},{"unit_file":"cron.service","state":"enabled","preset":"enabled"}]' })
+      .on("systemctl list-units", { stdout: '[{"unit":"refuse-demo.service","load":"loaded","active":"active","sub":"running","description":"x"}]' })
+      .on("systemctl show", { stdout: fixture("show-refuse.txt") });
+    const refusing = svc("refuse-demo", { desired: { state: "stopped", enabled: true } });
+    const observed = await observeUnits([refusing, svc("cron")], await readContext({ init: "systemd", runner }));
+    // cron has no desired state, restartOn or reloadOn: apply only enables it, so nothing more is asked
+    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- refuse-demo.service");
+    expect(observed.get("service:refuse-demo")?.details).toMatchObject({ refuseManualStop: true });
+    expect(observed.get("service:refuse-demo")?.details?.refuseManualStart).toBeUndefined();
+    expect(refusedOperations(refusing, observed.get("service:refuse-demo"))).toEqual(["start", "stop", "restart"]);
+    expect(refusedOperations(svc("cron"), observed.get("service:cron"))).toEqual([]);
   });
 });
 

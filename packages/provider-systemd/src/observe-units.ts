@@ -6,9 +6,9 @@ import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
 import { parseListUnits, type LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
-import { userUnitSearchPath } from "./unit-directories.js";
-import { isDistroUnit, ownedUnits, primaryUnit } from "./unit-name.js";
+import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from "./unit-name.js";
 import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
+import { observeUserUnitOffline } from "./observe-user-unit-offline.js";
 
 interface Target {
   key: string;
@@ -44,7 +44,7 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
   const observations = new Map<string, Observation>();
   if (targets.length === 0) return observations;
   if (ctx.scope.kind === "user" && ctx.root) {
-    for (const target of targets) observations.set(target.key, await observeUserUnitOffline(target, ctx));
+    for (const target of targets) observations.set(target.key, await observeUserUnitOffline(target.unit, ctx));
     return observations;
   }
   const readings = await readUnits(targets, ctx);
@@ -66,7 +66,9 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
 async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadings> {
   const distroUnits = [...new Set(targets.filter((t) => isDistroUnit(t.resource)).map((t) => t.unit))];
   const patterns = ["--", "tend-*", ...distroUnits];
-  const listFiles = systemctl(ctx, ["list-unit-files", "--output=json", ...patterns], { okCodes: [0, 1] });
+  // Offline no manager answers for an instance: its template's file says whether it exists.
+  const templates = ctx.root ? distroUnits.flatMap((unit) => templateOf(unit) ?? []) : [];
+  const listFiles = systemctl(ctx, ["list-unit-files", "--output=json", ...patterns, ...new Set(templates)], { okCodes: [0, 1] });
   const [fileList, unitList] = await Promise.all([
     ctx.run.run(listFiles),
     ctx.root ? undefined : ctx.run.run(systemctl(ctx, ["list-units", "--all", "--output=json", ...patterns])),
@@ -76,31 +78,47 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
     throw errors.commandFailed(listFiles.argv, fileList.exitCode, fileList.stderr.trim());
   }
   const files = parseListUnitFiles(fileList.stdout);
+  if (ctx.root) await readInstancesOffline(distroUnits, files, ctx);
   const loaded = unitList ? parseListUnits(unitList.stdout) : undefined;
   const showFor = ctx.root ? [] : [...new Set(targets.filter((t) => needsShow(t, files)).map((t) => t.unit))];
   let shown = new Map<string, Record<string, string>>();
   if (showFor.length > 0) {
-    const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,LoadState,ActiveState,UnitFileState,CanReload", "--", ...showFor]));
+    const result = await ctx.run.run(systemctl(ctx, ["show", "-p", SHOW_PROPERTIES, "--", ...showFor]));
     shown = parseShowOutput(result.stdout, showFor);
   }
   return { files, loaded, shown };
 }
 
+const SHOW_PROPERTIES = "Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop";
+
 /**
- * What the two lists cannot answer for a distro unit: `CanReload` (for `reloadOn`), the state of
- * a template instance, and the real unit behind an alias (`sshd.service` on Debian is a link to
+ * What the two lists cannot answer for a distro unit: `CanReload` (for `reloadOn`), whether it
+ * refuses a manual start or stop (for one apply may start, stop or restart), the state of a
+ * template instance, and the real unit behind an alias (`sshd.service` on Debian is a link to
  * `ssh.service`: whether it is enabled is the real unit's answer).
  */
 function needsShow(target: Target, files: Map<string, UnitFile>): boolean {
-  if (!isDistroUnit(target.resource)) return false;
-  if (target.resource.type === "service" && (target.resource.reloadOn?.length ?? 0) > 0) return true;
+  const resource = target.resource;
+  if (resource.type !== "service" || !isDistroUnit(resource)) return false;
+  if (resource.desired?.state !== undefined || (resource.reloadOn?.length ?? 0) > 0 || (resource.restartOn?.length ?? 0) > 0) return true;
   const state = files.get(target.unit)?.state;
   return state === "alias" || (state === undefined && isInstance(target.unit));
 }
 
-/** `name@instance.type`: such a unit has no unit file of its own, only its template's. */
-function isInstance(unit: string): boolean {
-  return /@[^@]+\.[a-z]+$/.test(unit);
+/**
+ * An instance (`getty@tty1.service`) in an image root: it exists when its template's file does,
+ * and whether it is enabled is `systemctl --root is-enabled`'s answer (the instance's own links,
+ * not the template's). One call for every such instance: `is-enabled` stops at the first unit it
+ * cannot find, so only instances whose template exists are asked.
+ */
+async function readInstancesOffline(units: string[], files: Map<string, UnitFile>, ctx: ReadContext): Promise<void> {
+  const instances = units.filter((unit) => !files.has(unit) && files.has(templateOf(unit) ?? ""));
+  if (instances.length === 0) return;
+  const command = systemctl(ctx, ["is-enabled", "--", ...instances], { okCodes: [0, 1] });
+  const result = await ctx.run.run(command);
+  const states = result.stdout.split("\n").filter((line) => line.trim() !== "");
+  if (states.length !== instances.length) throw errors.commandFailed(command.argv, result.exitCode, result.stderr.trim());
+  instances.forEach((unit, i) => files.set(unit, { state: states[i]!.trim(), preset: null }));
 }
 
 function toObservation(target: Target, readings: UnitReadings): Observation {
@@ -120,7 +138,7 @@ function toObservation(target: Target, readings: UnitReadings): Observation {
   }
   const canReload = canReloadOf(target.resource, shown);
   if (canReload !== undefined) observation.canReload = canReload;
-  const details: Record<string, string> = {};
+  const details: Record<string, string | boolean> = {};
   if (realUnit) details.unit = realUnit;
   if (loadState) details.load = loadState;
   if (live) {
@@ -128,6 +146,8 @@ function toObservation(target: Target, readings: UnitReadings): Observation {
     details.sub = live.sub;
   }
   if (file?.preset) details.preset = file.preset;
+  if (shown?.RefuseManualStart === "yes") details.refuseManualStart = true;
+  if (shown?.RefuseManualStop === "yes") details.refuseManualStop = true;
   if (Object.keys(details).length > 0) observation.details = details;
   return observation;
 }
@@ -143,17 +163,4 @@ function canReloadOf(resource: Service | Timer, shown: Record<string, string> | 
     return resource.reloadSignal !== undefined || hatchDirectives(resource.systemd).some(([section, key]) => section === "Service" && key === "ExecReload");
   }
   return shown?.CanReload === undefined ? undefined : shown.CanReload === "yes";
-}
-
-/**
- * Offline in a user scope (systemd refuses `--user` with `--root`): the unit exists when a file
- * of that name is in one of the user manager's folders; whether it is enabled and running is
- * unobservable.
- */
-async function observeUserUnitOffline(target: Target, ctx: ReadContext): Promise<Observation> {
-  const home = ctx.scope.kind === "user" ? ctx.scope.home : ctx.host.home;
-  for (const dir of userUnitSearchPath(home)) {
-    if (await ctx.files.exists(`${dir}/${target.unit}`)) return { exists: true };
-  }
-  return { exists: false, enabled: false };
 }

@@ -99,4 +99,62 @@ describe("offline apply into an image root, with the real systemctl --root", () 
     expect(await isLink(join(home, "pipewire-session.service"))).toBe(false);
     expect(ctx.runner.lines).toEqual([]);
   });
+
+  it("resolves a template instance against its template: exists, enabled under its own name, disabled again", async () => {
+    const ctx = await applyContext({ init: "systemd", offline: true });
+    const real = { ...ctx, run: new ExecaRunner() };
+    const lib = join(ctx.rootDir, "lib/systemd/system");
+    await mkdir(lib, { recursive: true });
+    await writeFile(join(lib, "getty@.service"), "[Service]\nExecStart=/sbin/agetty %I\n[Install]\nWantedBy=getty.target\nDefaultInstance=tty1\n");
+    const tty2 = ServiceSchema.parse(service("getty@tty2"));
+    const nosuch = ServiceSchema.parse(service("nosuch@tty2"));
+
+    const before = await provider.observe([tty2, nosuch], real);
+    expect(before.get("service:getty@tty2")).toMatchObject({ exists: true, enabled: false, unitFileState: "disabled" });
+    expect(before.get("service:nosuch@tty2")).toMatchObject({ exists: false });
+
+    await provider.apply(change(tty2, "add", ["enable"]), real);
+    const wants = join(ctx.rootDir, "etc/systemd/system/getty.target.wants/getty@tty2.service");
+    expect(await readlink(wants)).toBe("/lib/systemd/system/getty@.service");
+    expect((await provider.observe([tty2], real)).get("service:getty@tty2")).toMatchObject({ exists: true, enabled: true, unitFileState: "enabled" });
+
+    await provider.remove(change(tty2, "remove"), real);
+    expect(await isLink(wants)).toBe(false);
+  });
+
+  it("observes a user distro unit's links, so plan enables it offline, and the next plan is clean", async () => {
+    const ctx = await applyContext({ init: "systemd", scope: "user", offline: true });
+    const userLib = join(ctx.rootDir, "usr/lib/systemd/user");
+    await mkdir(userLib, { recursive: true });
+    await writeFile(join(userLib, "pipewire.service"), "[Service]\nExecStart=/usr/bin/pipewire\n\n[Install]\nWantedBy=default.target\n");
+    await writeFile(join(userLib, "dbus.service"), "[Service]\nExecStart=/usr/bin/dbus-daemon\n"); // static
+    await writeFile(join(userLib, "agent@.service"), "[Service]\nExecStart=/usr/bin/agent %i\n[Install]\nWantedBy=default.target\n");
+    const agent = ServiceSchema.parse(service("agent@work", { user: true }));
+    const dbus = ServiceSchema.parse(service("dbus", { user: true }));
+    const resources = [syncthing, pipewire, agent, dbus];
+
+    const before = await provider.observe(resources, ctx);
+    expect(Object.fromEntries([...before].map(([k, o]) => [k, [o.exists, o.enabled, o.unitFileState]]))).toEqual({
+      "service:syncthing": [false, false, undefined],
+      "service:pipewire": [true, false, "disabled"],
+      "service:agent@work": [true, false, "disabled"],
+      "service:dbus": [true, undefined, "static"],
+    });
+
+    await writeArtifacts(ctx, [syncthing]);
+    for (const r of [syncthing, pipewire, agent]) await provider.apply(change(r, "add", ["enable"]), ctx);
+    const config = join(ctx.rootDir, "home/alice/.config/systemd/user");
+    expect(await readlink(join(config, "default.target.wants/agent@work.service"))).toBe("/usr/lib/systemd/user/agent@.service");
+    const after = await provider.observe(resources, ctx);
+    expect(Object.fromEntries([...after].map(([k, o]) => [k, [o.exists, o.enabled, o.unitFileState]]))).toEqual({
+      "service:syncthing": [true, true, "enabled"],
+      "service:pipewire": [true, true, "enabled"],
+      "service:agent@work": [true, true, "enabled"],
+      "service:dbus": [true, undefined, "static"],
+    });
+
+    await provider.remove(change(agent, "remove"), ctx);
+    expect((await provider.observe([agent], ctx)).get("service:agent@work")).toMatchObject({ exists: true, enabled: false });
+    expect(ctx.runner.lines).toEqual([]);
+  });
 });

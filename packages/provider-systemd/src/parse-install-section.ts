@@ -3,16 +3,18 @@ export interface InstallSection {
   wantedBy: string[];
   requiredBy: string[];
   alias: string[];
+  /** Units enabled along with this one: a unit with only `Also=` is `indirect`. */
+  also: string[];
 }
 
 /**
- * Reads `WantedBy=`, `RequiredBy=` and `Alias=` from a unit file's `[Install]` section: each a
+ * Reads `WantedBy=`, `RequiredBy=`, `Alias=` and `Also=` from a unit file's `[Install]` section: each a
  * space-separated list, repeatable, an empty assignment clearing what came before (systemd's
  * list rule).
  */
 export function parseInstallSection(text: string): InstallSection {
-  const found: InstallSection = { wantedBy: [], requiredBy: [], alias: [] };
-  const fields: Record<string, keyof InstallSection> = { WantedBy: "wantedBy", RequiredBy: "requiredBy", Alias: "alias" };
+  const found: InstallSection = { wantedBy: [], requiredBy: [], alias: [], also: [] };
+  const fields: Record<string, keyof InstallSection> = { WantedBy: "wantedBy", RequiredBy: "requiredBy", Alias: "alias", Also: "also" };
   let section = "";
   for (const raw of text.split("\n")) {
     const line = raw.trim();

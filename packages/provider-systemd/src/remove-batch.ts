@@ -1,7 +1,8 @@
 import type { ApplyContext, ResourceChange, Service, Timer } from "@tend/core";
 import { applyOffline } from "./apply-batch.js";
 import { releaseGraphicalTarget } from "./default-target.js";
-import { removeChange } from "./remove-change.js";
+import { notStopped, removeChange } from "./remove-change.js";
+import { refusesManualOperations } from "./refused-operations.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, ownedUnits } from "./unit-name.js";
 
@@ -10,8 +11,9 @@ const CHUNK = 500;
 
 /**
  * A wave of removals: tend's own units stopped and disabled with one `systemctl disable --now`
- * per chunk. A chunk that fails, distro units, display managers and image roots take the
- * one-by-one path, which knows their special cases.
+ * per chunk, those that refuse a manual start or stop only disabled (seed: never stopped by
+ * apply). A chunk that fails, distro units, display managers and image roots take the one-by-one
+ * path, which knows their special cases.
  */
 export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
@@ -26,12 +28,19 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   }
   const simple = changes.filter((c) => c.resource.type !== "file" && !isDistroUnit(c.resource) && !(c.resource.type === "service" && c.resource.displayManager));
   const alone = changes.filter((c) => !simple.includes(c));
-  for (let at = 0; at < simple.length; at += CHUNK) {
-    const chunk = simple.slice(at, at + CHUNK);
-    const units = chunk.flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
-    // exit 0 only when every unit was disabled and stopped; anything else is sorted out one by one
-    const result = await ctx.run.run(systemctl(ctx, ["disable", "--now", "--", ...units], { okCodes: "any", timeoutMs: 120_000 + 200 * units.length }));
-    if (result.exitCode !== 0) alone.push(...chunk);
+  const refusing = simple.filter((c) => c.resource.type === "service" && refusesManualOperations(c.resource));
+  for (const [verb, list] of [
+    [["disable", "--now"], simple.filter((c) => !refusing.includes(c))],
+    [["disable"], refusing],
+  ] as const) {
+    for (let at = 0; at < list.length; at += CHUNK) {
+      const chunk = list.slice(at, at + CHUNK);
+      const units = chunk.flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
+      // exit 0 only when every unit was disabled (and stopped); anything else is sorted out one by one
+      const result = await ctx.run.run(systemctl(ctx, [...verb, "--", ...units], { okCodes: "any", timeoutMs: 120_000 + 200 * units.length }));
+      if (result.exitCode !== 0) alone.push(...chunk);
+      else if (verb.length === 1) for (const change of chunk) ctx.log(notStopped(change.key));
+    }
   }
   for (const change of alone) {
     try {

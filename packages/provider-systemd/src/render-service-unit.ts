@@ -6,7 +6,7 @@ import { quoteEnvironment } from "./quote-environment.js";
 import { formatUnitFile, type Directive } from "./unit-file.js";
 import { tendUnitName } from "./unit-name.js";
 
-const RESTART: Record<NonNullable<Service["restart"]>, string | undefined> = {
+export const RESTART: Record<NonNullable<Service["restart"]>, string | undefined> = {
   no: undefined,
   on_failure: "on-failure",
   always: "always",

@@ -99,6 +99,61 @@ describe("apply: system services", () => {
   });
 });
 
+describe("apply in batches (one wave)", () => {
+  const svcs = (n: number) => Array.from({ length: n }, (_, i) => ServiceSchema.parse(service(`s${i}`, { exec: `/bin/s${i}` })));
+
+  it("enables and starts every new unit with one enable --now; other operations one command each", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    const [a, b, c, d] = svcs(4);
+    const failures = await provider.applyBatch!(
+      [change(a!, "add", ["enable", "start"]), change(b!, "add", ["enable", "start"]), change(c!, "change", ["restart"]), change(d!, "change", ["enable"]), change(backup, "add", ["enable", "start"])],
+      ctx,
+    );
+    expect(failures.size).toBe(0);
+    expect(ctx.runner.lines).toEqual([
+      "systemctl enable --now -- tend-s0.service tend-s1.service tend-backup.timer",
+      "systemctl enable -- tend-s3.service",
+      "systemctl restart -- tend-s2.service",
+    ]);
+  });
+
+  it("pins a failed batch on its unit by trying each alone", async () => {
+    const runner = new RecordingRunner()
+      .on((argv) => argv.includes("enable") && argv.includes("tend-s1.service"), { exitCode: 1, stderr: "Job for tend-s1.service failed" })
+      .on("systemctl", {});
+    const ctx = await applyContext({ init: "systemd", runner });
+    const failures = await provider.applyBatch!(svcs(3).map((s) => change(s, "add", ["enable", "start"])), ctx);
+    expect([...failures.keys()]).toEqual(["service:s1"]);
+    expect(runner.lines).toEqual([
+      "systemctl enable --now -- tend-s0.service tend-s1.service tend-s2.service",
+      "systemctl enable --now -- tend-s0.service",
+      "systemctl enable --now -- tend-s1.service",
+      "systemctl enable --now -- tend-s2.service",
+    ]);
+  });
+
+  it("removes with one disable --now, and only disables the units that refuse a manual stop or start", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    const [a, b] = svcs(2);
+    const keep = ServiceSchema.parse(service("keep", { exec: "/bin/keep", systemd: { unit: { RefuseManualStop: true } } }));
+    const boot = ServiceSchema.parse(service("boot", { exec: "/bin/boot", systemd: { unit: { RefuseManualStart: true } } }));
+    const failures = await provider.removeBatch!([a!, keep, b!, boot].map((r) => change(r, "remove")), ctx);
+    expect(failures.size).toBe(0);
+    expect(ctx.runner.lines).toEqual(["systemctl disable --now -- tend-s0.service tend-s1.service", "systemctl disable -- tend-keep.service tend-boot.service"]);
+    expect(ctx.logged).toEqual([
+      "service:keep: disabled, not stopped: its unit refuses a manual start or stop (it stops with the host)",
+      "service:boot: disabled, not stopped: its unit refuses a manual start or stop (it stops with the host)",
+    ]);
+  });
+
+  it("never stops a unit that refuses it on the one-by-one path either", async () => {
+    const ctx = await applyContext({ init: "systemd" });
+    const keep = ServiceSchema.parse(service("keep", { exec: "/bin/keep", systemd: { unit: { RefuseManualStop: "yes" } } }));
+    await provider.remove(change(keep, "remove"), ctx);
+    expect(ctx.runner.lines).toEqual(["systemctl disable -- tend-keep.service"]);
+  });
+});
+
 describe("apply: timers", () => {
   it("enables and starts the .timer, never its static .service", async () => {
     const ctx = await applyContext({ init: "systemd" });

@@ -2,6 +2,7 @@ import { defineProvider } from "@tend/core";
 import { applyBatch } from "./apply-batch.js";
 import { applyChange } from "./apply-change.js";
 import { checkResource } from "./check-resource.js";
+import { hatchWarnings } from "./hatch-warnings.js";
 import { observeUnits } from "./observe-units.js";
 import { probeUnits } from "./probe-units.js";
 import { refusedOperations } from "./refused-operations.js";
@@ -28,6 +29,7 @@ export const systemdProvider = defineProvider({
     timer: { userTimers: true },
   },
   check: checkResource,
+  warnings: hatchWarnings,
   render: renderArtifacts,
   observe: observeUnits,
   refusedOperations,

@@ -32,6 +32,16 @@ export function processUnit(resource: Service | Timer): string {
   return resource.type === "timer" ? tendUnitName(resource.name, "service") : primaryUnit(resource);
 }
 
+/** `name@instance.type` (getty@tty1.service): a unit with no file of its own, only its template's. */
+export function isInstance(unit: string): boolean {
+  return /^[^@]+@[^@]+\.[a-z]+$/.test(unit);
+}
+
+/** The template an instance is made from (`getty@tty1.service` → `getty@.service`), or undefined. */
+export function templateOf(unit: string): string | undefined {
+  return isInstance(unit) ? unit.replace(/@[^@]+(\.[a-z]+)$/, "@$1") : undefined;
+}
+
 /** Every unit a removal stops and disables: tend's own; a distro unit is only disabled. */
 export function ownedUnits(resource: Service | Timer): string[] {
   if (resource.type === "timer") return [tendUnitName(resource.name, "timer"), tendUnitName(resource.name, "service")];

@@ -67,9 +67,12 @@ export interface ProviderDefinition<T extends ResourceType = ResourceType> {
   checkHost?(resources: ResourceOf<T>[], observations: Map<string, Observation>, ctx: ReadContext): Promise<TendError[]>;
   /**
    * Operations this resource must never be given (systemd units with `RefuseManualStart` are
-   * never started, stopped or restarted by apply). The planner leaves them out.
+   * never started, stopped or restarted by apply). The planner leaves them out, and verification
+   * does not hold the resource to a state it was not allowed to reach. `observation` is what
+   * `observe` reported for it (a distro unit's own refusal is known only from the host); absent
+   * for a resource being removed.
    */
-  refusedOperations?(resource: ResourceOf<T>): Operation[];
+  refusedOperations?(resource: ResourceOf<T>, observation?: Observation): Operation[];
   /** Carry out an add or change: `change.ops` in order. Runs after all artifacts are written and `afterWrites`. */
   apply(change: ResourceChange<T>, ctx: ApplyContext): Promise<void>;
   /**

@@ -146,6 +146,23 @@ describe("apply", () => {
     expect(missing.report.failures[0]!.hint).toContain("missing `requires`");
   });
 
+  it("leaves out the operations a provider refuses from what it observed, and does not verify a state it could not reach", async () => {
+    const sim = simProvider(new Map([["sshd", { enabled: false, running: false, pid: 0 }]]));
+    const refusing: ProviderDefinition = {
+      ...sim.provider,
+      async observe(resources, ctx) {
+        const found = await sim.provider.observe(resources, ctx);
+        for (const observation of found.values()) observation.details = { refusesManualStart: true };
+        return found;
+      },
+      refusedOperations: (_resource, observation) => (observation?.details?.refusesManualStart === true ? ["start", "stop", "restart"] : []),
+    };
+    const result = await cycle([{ type: "service", name: "sshd", desired: { state: "running", enabled: true } }], refusing);
+    expect(result.plan.entries[0]!.ops).toEqual(["enable"]);
+    expect(result.runner.lines.some((l) => l.includes("start"))).toBe(false);
+    expect(result.report.failures).toEqual([]);
+  });
+
   it("enables a distro unit that a file in the same apply provides", async () => {
     const sim = simProvider();
     const result = await cycle(

@@ -20,10 +20,10 @@ export async function checkDesired(
   const problems: TendError[] = [];
   for (const entry of services) {
     if (entry.resource.type !== "service") continue;
-    const refused = assigned.get(entry.key)?.refusedOperations?.(entry.resource) ?? [];
-    const desired = desiredOf(entry.resource);
     const now = observed.get(entry.key);
     if (!now) continue;
+    const refused = assigned.get(entry.key)?.refusedOperations?.(entry.resource, now) ?? [];
+    const desired = desiredOf(entry.resource);
     if (desired.state && now.state !== undefined && now.state !== desired.state && !refused.includes(desired.state === "running" ? "start" : "stop")) {
       problems.push(errors.verifyFailed(entry.key, `the init reports it ${now.state}, and the spec wants it ${desired.state}`));
     }

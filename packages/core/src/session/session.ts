@@ -255,7 +255,7 @@ export class Session {
     for (const resource of [...resources, ...recorded.map(([, r]) => r.resource)]) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
-      if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource) ?? [] });
+      if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource, observations.get(key)) ?? [] });
     }
     const warnings = [...this.stateStore.problems, ...(await this.unclaimedOrphans(state, rendered))];
     const notes = new Map<string, string[]>();

@@ -1,0 +1,65 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyPlan, ProviderRegistry, Session, validateSpec, type Resource } from "@tend/core";
+import { describe, expect, it } from "vitest";
+import { FakeSystemctl } from "./__testing__/fake-systemctl.js";
+import { systemdProvider } from "./systemd-provider.js";
+
+const services = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ type: "service", name: `s${i}`, exec: `/opt/demo/bin/demo s${i}`, restart: "always", verify: { settle: 0 } }));
+
+/** One apply through the core, on a temp root standing for `/`, against a fake systemd. */
+async function apply(resources: unknown[], fake: FakeSystemctl, root?: string) {
+  const dir = root ?? (await mkdtemp(join(tmpdir(), "tend-systemd-")));
+  const registry = new ProviderRegistry(dir, dir);
+  registry.register(systemdProvider);
+  const session = Session.fromParts({
+    host: { facts: { name: "testhost", init: "systemd", os: "linux", arch: "x64", user: "root", home: "/root" }, scope: { kind: "system" } },
+    spec: { file: join(dir, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] },
+    registry,
+    root: dir,
+    offline: false,
+    runner: fake.runner,
+  });
+  fake.runner.clear();
+  const { plan, state, assigned } = await session.buildPlan();
+  const report = await applyPlan(session, plan, state, assigned);
+  expect(report.failures).toEqual([]);
+  return { root: dir, lines: fake.runner.lines.map((line) => line.replace(/ -- .*/, " -- …")), argv: fake.runner.lines };
+}
+
+describe("batching: the number of systemctl runs does not grow with the number of services", () => {
+  it("fresh apply, no-op plan and removal cost the same commands for 3 services as for 60", async () => {
+    const runs = [];
+    for (const n of [3, 60]) {
+      const fake = new FakeSystemctl();
+      const fresh = await apply(services(n), fake);
+      const again = await apply(services(n), fake, fresh.root);
+      const removal = await apply([], fake, fresh.root);
+      runs.push({ n, fresh, again, removal, fake });
+    }
+    const [three, sixty] = runs;
+    expect(three!.fresh.lines).toEqual([
+      "systemctl list-unit-files --output=json -- …", // observe
+      "systemctl list-units --all --output=json -- …",
+      "systemctl daemon-reload",
+      "systemctl enable --now -- …", // one for the whole wave
+      "systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …", // verify: up
+      "systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …", // verify: still up after the settle window
+      "systemctl list-unit-files --output=json -- …", // the state the spec asked for
+      "systemctl list-units --all --output=json -- …",
+    ]);
+    expect(sixty!.fresh.lines).toEqual(three!.fresh.lines);
+    expect(sixty!.fresh.argv[3]!.split(" ").length).toBe(4 + 60);
+    expect(three!.again.lines).toEqual(["systemctl list-unit-files --output=json -- …", "systemctl list-units --all --output=json -- …"]);
+    expect(sixty!.again.lines).toEqual(three!.again.lines);
+    expect(three!.removal.lines).toEqual([
+      "systemctl disable --now -- …",
+      "systemctl daemon-reload",
+      "systemctl reset-failed -- …",
+    ]);
+    expect(sixty!.removal.lines).toEqual(three!.removal.lines);
+    expect([...sixty!.fake.units.values()].some((u) => u.active || u.enabled)).toBe(false);
+  });
+});
