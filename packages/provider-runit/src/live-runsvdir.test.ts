@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { ExecaRunner, LocalHostFiles, type ApplyContext, type Artifact, type HostFileWriter, type Operation, type Scope, type Service } from "@tend/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterWrites } from "./after-writes.js";
-import { applyChange } from "./apply-change.js";
+import { applyChange } from "./apply-batch.js";
 import { probeServices } from "./probe-services.js";
 import { readLogs } from "./read-logs.js";
 import { readSvStatus } from "./read-sv-status.js";
-import { removeService } from "./remove-service.js";
+import { removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 
 /**
