@@ -117,7 +117,7 @@ describe("apply: add", () => {
     const runner = new RecordingRunner().on("sv status /etc/sv/sshd", up("/etc/sv/sshd"));
     const ctx = await applyContext({ init: "runit", runner });
     await applyChange(change("add", service("sshd", { desired: { state: "stopped", enabled: true } }), ["enable"]), ctx);
-    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv down /etc/sv/sshd"]);
+    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv stop /etc/sv/sshd"]);
   });
 });
 
@@ -166,7 +166,7 @@ describe("apply: operations", () => {
 
   it("start, stop", async () => {
     expect((await run(service("web", { exec: "/bin/web" }), ["start"])).lines).toEqual([`sv status ${WEB}`, `sv up ${WEB}`]);
-    expect((await run(service("web", { exec: "/bin/web" }), ["stop"])).lines).toEqual([`sv status ${WEB}`, `sv down ${WEB}`]);
+    expect((await run(service("web", { exec: "/bin/web" }), ["stop"])).lines).toEqual([`sv status ${WEB}`, `sv stop ${WEB}`]);
   });
 
   it("reload sends reloadSignal with sv", async () => {
@@ -290,6 +290,12 @@ describe("batches: one wave, the same commands for 3 services as for 60", () => 
     for (const count of [3, 60]) {
       expect(await commandsFor(count, restart)).toEqual([`sv status ${dirs(count)}`, `sv restart ${even(count)}`, `sv stop ${odd(count)}`, `sv up ${odd(count)}`]);
     }
+  });
+
+  it("stops: one sv stop, which waits for all of them", async () => {
+    const stop = (name: string) => change("change", service(name, { exec: `/bin/${name}`, desired: { state: "stopped", enabled: true } }), ["stop"]);
+    expect(await commandsFor(3, stop)).toEqual([`sv status ${dirs(3)}`, `sv stop ${dirs(3)}`]);
+    expect(await commandsFor(60, stop)).toEqual([`sv status ${dirs(60)}`, `sv stop ${dirs(60)}`]);
   });
 
   it("reloads: one sv command per signal", async () => {

@@ -42,7 +42,8 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   }
   if (!ctx.offline) await awaitRunsv(live().filter(needsRunsv), ctx, failures);
 
-  if (!ctx.offline) record(await svBatch(ctx, ["down"], targets(live().filter(bringsDown))));
+  // `sv stop` waits (up to 7 s) until each is down, ./finish included: a stop is done when apply goes on.
+  if (!ctx.offline) record(await svBatch(ctx, ["stop"], targets(live().filter(bringsDown))));
   for (const item of live()) {
     try {
       await fileWork(item, ctx);
@@ -91,7 +92,7 @@ function needsRunsv(item: Item): boolean {
   return (runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item));
 }
 
-/** A service to `sv down`: told to stop, or added stopped after its link started it (a distro service) — unless a transient `down` file kept runsv from starting it at all. */
+/** A service to `sv stop`: told to stop, or added stopped after its link started it (a distro service) — unless a transient `down` file kept runsv from starting it at all. */
 function bringsDown(item: Item): boolean {
   return item.change.ops.includes("stop") || (addedStopped(item) && !holdsTransientDown(item.change, { offline: false }));
 }
