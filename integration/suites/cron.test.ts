@@ -143,6 +143,13 @@ describe("cron timers on a runit host", () => {
     expect((await host.mustExec(["ls", "/etc/cron.d"])).split("\n").filter(Boolean)).toEqual(before);
   });
 
+  it("leaves nothing in /var/lib/tend but the lock, the state and the edited cron.d file it replaced", async () => {
+    expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
+    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/cron\.d\/tend-tick$/)]);
+    expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toMatch(/^\*\/2 \* \* \* \* root /m);
+  });
+
   it("fails plan for a name cron would ignore, with the seed's text", async () => {
     await host.writeFile("/spec/dotted.yaml", TICK.replace("name: tick", "name: backup.daily"));
     expect(await host.expectTend(["plan", "-f", "/spec/dotted.yaml"], { exitCode: 1 })).toContain(

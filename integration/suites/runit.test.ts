@@ -2,6 +2,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { doc, spec } from "../support/spec-documents.js";
@@ -11,7 +12,8 @@ import { doc, spec } from "../support/spec-documents.js";
  * tend CLI as an admin would: the service directories @tend/provider-runit writes, runsvdir
  * picking up their links, the restart policies of the seed's table when the process is killed,
  * `after`, user services through tend-runsvdir-<user>, distro service links, reloads, drift,
- * verification and removal.
+ * verification and removal; every form an `exec` is written in, counted in the process table;
+ * and timers, which fail plan here: this image has /etc/cron.d but no cron daemon.
  */
 
 const SPEC = "/spec/tend.yaml";
@@ -61,10 +63,10 @@ describe("services on runit (runsvdir as PID 1)", () => {
     }
     const run = await host.readFile("/etc/sv/tend-web/run");
     expect(run.startsWith("#!/bin/sh\n# Managed by tend. Edits are overwritten on the next apply.\nexec 2>&1\n")).toBe(true);
-    expect(run.endsWith("exec /opt/demo/bin/demo web\n")).toBe(true);
+    expect(run.endsWith("echo $$ > supervise/tend-group || exit 1\nexec chpst -P /opt/demo/bin/demo web\n")).toBe(true);
     expect(await host.readFile("/etc/sv/tend-once/finish")).toContain("exec sv down .\n");
     expect(await host.readFile("/etc/sv/tend-guard/finish")).toContain('[ "$1" = 0 ] && exec sv down .\n');
-    expect((await host.exec(["test", "-e", "/etc/sv/tend-web/finish"])).exitCode).toBe(1);
+    expect(await host.readFile("/etc/sv/tend-web/finish")).not.toContain("sv down"); // it only ends what is left of the process group
 
     const pid = await pidOf("web");
     const environ = (await host.exec(["cat", `/proc/${pid}/environ`])).stdout.split("\0");
@@ -154,7 +156,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     it("run waits until the service it runs after is up", async () => {
       await apply([...BASE, DB, API]);
       expect(await host.readFile("/etc/sv/tend-api/run")).toContain(
-        "case $(sv status /etc/sv/tend-db) in run:*) ;; *) exit 1 ;; esac\nsv check /etc/sv/tend-db >/dev/null || exit 1\nexec /opt/demo/bin/demo api\n",
+        "case $(sv status /etc/sv/tend-db) in run:*) ;; *) exit 1 ;; esac\nsv check /etc/sv/tend-db >/dev/null || exit 1\necho $$ > supervise/tend-group || exit 1\nexec chpst -P /opt/demo/bin/demo api\n",
       );
       expect(await demoStarts(host, "api")).toHaveLength(1);
 
@@ -171,6 +173,18 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(db).toMatch(/^start \d+/);
       expect(await alive(await pidOf("api"))).toBe(true);
       await plan(0);
+    });
+
+    it("a user service after a system service fails plan: no init orders services across scopes", async () => {
+      const mine = doc("type: Service\nname: mine\nuser: true\nexec: /opt/demo/bin/demo mine\nafter: [db]");
+      await host.writeFile(SPEC, spec(...BASE, DB, mine));
+      const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
+      expect(output).toContain(
+        "error TEND_INVALID_FIELD: service:mine has an invalid `after`: names service:db, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
+      );
+      expect(output).toMatch(/at .*service:mine, field after/);
+      expect(await host.expectTend(["plan", "-f", SPEC, "--user", "alice"], { exitCode: 1 })).toContain("names service:db, a system service");
+      expect(await missing("/home/alice/.local/service/tend-mine")).toBe(true);
     });
 
     it("a systemd target in after fails plan with the seed's text", async () => {
@@ -330,6 +344,176 @@ describe("services on runit (runsvdir as PID 1)", () => {
     await plan(0);
   });
 
+  describe("exec forms: runsv supervises and signals the program itself, and nothing of it outlives a stop", () => {
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
+    /** The pipeline's other side logs as NAME-tail. */
+    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+    const TRIGGER = (content: string) => doc(`type: File\nname: trigger\npath: /etc/demo-trigger\ncontent: "${content}\\n"`);
+    const CONF = (content: string) => doc(`type: File\nname: conf\npath: /etc/demo-conf\ncontent: "${content}\\n"`);
+    /** One service per form; all but the pipeline reload on HUP (plan refuses that for a pipeline, below). */
+    const formService = (form: ExecForm, extra = "") => {
+      const reload = form === "pipeline" ? "" : '\nreloadSignal: HUP\nreloadOn: ["file:conf"]';
+      return doc(`type: Service\nname: ${nameOf(form)}\nexec: ${JSON.stringify(EXEC_FORMS[form](nameOf(form)))}\nrestart: always\nrestartOn: ["file:trigger"]${reload}${extra}`);
+    };
+    const formSpec = (options: { trigger?: string; conf?: string; extra?: string } = {}) => [
+      ...BASE,
+      TRIGGER(options.trigger ?? "one"),
+      CONF(options.conf ?? "one"),
+      ...FORMS.map((form) => formService(form, options.extra)),
+    ];
+    const processGroup = async (pid: string) => (await host.mustSh(`ps -o pgid= -p ${pid}`)).trim();
+    /** Every live process of every side of each form (the process table, not sv). */
+    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
+    /** Waits until each side of each form runs exactly one live process, and that runsv supervises a new pid; resolves with the supervised pids. */
+    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
+      const pids = new Map<ExecForm, string>();
+      for (const form of FORMS) {
+        const pid = await host.waitFor(
+          async () => {
+            const supervised = await pidOf(nameOf(form));
+            if (supervised === "" || supervised === before.get(form)) return undefined;
+            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
+            return counts.every((count) => count === 1) ? supervised : undefined;
+          },
+          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
+        );
+        pids.set(form, pid);
+      }
+      return pids;
+    }
+    /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
+    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
+      for (const form of FORMS) {
+        const live = await liveOf(form);
+        expect(live, nameOf(form)).toHaveLength(sides(form).length);
+        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
+        if (form === "pipeline") for (const pid of live) expect(await processGroup(pid), "one process group").toBe(pids.get(form));
+        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
+      }
+    }
+    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    let pids = new Map<ExecForm, string>();
+
+    it("adds each form: the supervised pid is the program (for a pipeline, the leader of its process group)", async () => {
+      const output = await apply(formSpec());
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: verified`);
+      pids = await oneEach();
+      await expectOnlyNew(pids, new Map(FORMS.map((form) => [form, []])));
+      const quoted = pids.get("quotedArgs")!;
+      expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${quoted}/cmdline`)).split("\n")).toEqual(["/bin/sh", "/opt/demo/bin/demo", "form-quotedargs", "", "daemon off;", ""]);
+      expect(await host.mustSh(`ps -o args= -p ${pids.get("pipeline")}`)).toBe(`/bin/sh -c ${EXEC_FORMS.pipeline("form-pipeline")}\n`);
+      expect(await host.mustSh(`ps -o args= -p ${pids.get("shellThenExec")}`)).toBe("/bin/sh /opt/demo/bin/demo form-shellthenexec\n");
+      await plan(0);
+    });
+
+    it("kill: runsv starts the program again, and nothing of the old one lives on", async () => {
+      const old = await snapshot();
+      for (const form of FORMS) await host.mustSh(`kill -9 ${pids.get(form)}`);
+      const next = await oneEach(pids);
+      await host.waitFor(async () => (await Promise.all(FORMS.map(liveOf))).every((live, i) => live.length === sides(FORMS[i]!).length), {
+        timeoutMs: 10_000,
+        what: "the killed forms' other processes to end",
+      });
+      await expectOnlyNew(next, old);
+      pids = next;
+    });
+
+    it("restart on change: the old program is gone, exactly one new one runs", async () => {
+      const old = await snapshot();
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed" }));
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      for (const form of FORMS.filter((f) => f !== "shellLoop")) expect((await demoStarts(host, nameOf(form))).at(-1)).toBe(`start ${(await livePids(host, nameOf(form)))[0]} changed`);
+      pids = next;
+    });
+
+    it("restartOn: a changed file restarts every form, exactly one new process each", async () => {
+      const old = await snapshot();
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two" }));
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted (file:trigger changed, restartOn matched)`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      pids = next;
+    });
+
+    it("reloadOn with reloadSignal HUP: the program itself gets HUP, same pid, started once", async () => {
+      const starts = new Map(await Promise.all(FORMS.map(async (form) => [form, (await startedPids(host, nameOf(form))).length] as const)));
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" }));
+      for (const form of FORMS.filter((f) => f !== "pipeline")) {
+        expect(output).toContain(`service:${nameOf(form)}: changed, reloaded (file:conf changed, reloadOn matched)`);
+        const pid = pids.get(form)!;
+        await host.waitFor(async () => (await hupsReceived(host, nameOf(form))).includes(pid), { timeoutMs: 10_000, what: `${nameOf(form)} to log its HUP` });
+        expect(await hupsReceived(host, nameOf(form))).toEqual([pid]);
+        expect(await pidOf(nameOf(form))).toBe(pid);
+        expect(await livePids(host, nameOf(form))).toEqual([pid]);
+        expect(await startedPids(host, nameOf(form))).toHaveLength(starts.get(form)!);
+      }
+      expect(output).not.toContain("service:form-pipeline: changed");
+    });
+
+    it("a pipeline cannot reload in place: reloadSignal on it fails plan, naming the field", async () => {
+      const pipelineReloads = doc(`type: Service\nname: piped\nexec: ${JSON.stringify(EXEC_FORMS.pipeline("piped"))}\nreloadSignal: HUP\nreloadOn: ["file:conf"]`);
+      await host.writeFile(SPEC, spec(...formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" }), pipelineReloads));
+      const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
+      expect(output).toContain("error TEND_INVALID_FIELD: service:piped has an invalid `reloadSignal`: `exec` is shell syntax that runs as `/bin/sh -c` without handing over to its last command");
+      expect(output).toMatch(/at .*service:piped, field reloadSignal/);
+      expect(await missing("/etc/sv/tend-piped")).toBe(true);
+    });
+
+    it("desired stopped: no process of any form runs", async () => {
+      await apply(formSpec({ extra: "\nenv:\n  GREETING: changed\ndesired: {state: stopped, enabled: true}", trigger: "two", conf: "two" }));
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect(await svStatus(`/etc/sv/tend-${nameOf(form)}`)).toMatch(/^down: /);
+      }
+      await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" }));
+      pids = await oneEach();
+    });
+
+    it("removal: no process of any form runs once apply returns", async () => {
+      const old = await snapshot();
+      expect([...old.values()].flat()).toHaveLength(FORMS.length + 1);
+      await apply(BASE);
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect(await missing(`/etc/sv/tend-${nameOf(form)}`)).toBe(true);
+      }
+    });
+
+    it('restart = "no": the pipeline\'s shell killed, its whole group ends and stays down', async () => {
+      const lone = doc(`type: Service\nname: lone\nexec: ${JSON.stringify(EXEC_FORMS.pipeline("lone"))}`);
+      await apply([...BASE, lone]);
+      const leader = await pidOf("lone");
+      expect(await livePids(host, "lone")).toHaveLength(1);
+      expect(await livePids(host, "lone-tail")).toHaveLength(1);
+      await host.mustSh(`kill -9 ${leader}`);
+      await host.waitFor(async () => (await livePids(host, "lone")).length + (await livePids(host, "lone-tail")).length === 0, {
+        timeoutMs: 10_000,
+        what: "the rest of the pipeline to end with its shell",
+      });
+      await pause(3_000);
+      expect(await svStatus("/etc/sv/tend-lone")).toMatch(/^down: /);
+      expect(await startedPids(host, "lone")).toHaveLength(1);
+      await apply(BASE);
+    });
+  });
+
+  it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", async () => {
+    expect(await host.mustSh("test -d /etc/cron.d && ls /etc/cron.d")).toBe("e2scrub_all\n");
+    expect((await host.sh("command -v cron crond")).stdout).toBe("");
+    const tick = doc('type: Timer\nname: tick\nexec: /opt/demo/bin/demo tick\nschedule: "* * * * *"');
+    await host.writeFile(SPEC, spec(...BASE, tick));
+    const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
+    expect(output).toContain(
+      "error TEND_CRON_MISSING: timer:tick is a cron job, but no cron daemon is installed (no cron or crond in /usr/local/sbin, /usr/local/bin, /usr/sbin, /usr/bin, /sbin or /bin), so no cron would run it",
+    );
+    expect(output).toContain("hint Install a cron that reads /etc/cron.d and brings `crontab`: Debian's `cron` package, or `cronie`; dcron, busybox crond and snooze are not supported");
+    expect(await host.expectTend(["apply", "-f", SPEC], { exitCode: 1 })).toContain("TEND_CRON_MISSING");
+    expect(await missing("/etc/cron.d/tend-tick")).toBe(true);
+  });
+
   it("removes services: down, unlinked, deleted", async () => {
     const pids = [await pidOf("web"), await pidOf("guard"), await pidOf("once")];
     await apply([]);
@@ -344,5 +528,13 @@ describe("services on runit (runsvdir as PID 1)", () => {
     expect((await host.mustSh("ps -o args= -p 1")).includes("supervise")).toBe(false); // runsvdir's log: no runsv complained
     expect(await host.readFile("/var/log/tend-web/current")).toContain("demo web started as root");
     await plan(0);
+  });
+
+  it("leaves nothing in /var/lib/tend but the lock, the state and the edited run script it replaced", async () => {
+    expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
+    // The drift test above restored an edited run script: apply keeps the edited copy, and nothing else.
+    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/sv\/tend-web\/run$/)]);
+    expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toContain("export GREETING=edited\n");
   });
 });

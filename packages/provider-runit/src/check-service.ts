@@ -1,10 +1,11 @@
 import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core";
 import { afterServices } from "./after-dependencies.js";
+import { signalMissesProgram } from "./signal-misses-program.js";
 import { SV_SIGNALS, svSignalCommand } from "./sv-signal-command.js";
 
 /**
  * What runit cannot express beyond the capabilities the core checks: a `reloadSignal` sv cannot
- * send, an `after` entry that names no service, a user service without `exec` (runit's distro
+ * send or that would reach a shell rather than the program, an `after` entry that names no service, a user service without `exec` (runit's distro
  * services are system services in /etc/sv), and a distro service running while disabled.
  */
 export function checkService(resource: Resource): TendError[] {
@@ -15,6 +16,14 @@ export function checkService(resource: Resource): TendError[] {
     problems.push(
       errors.invalidField(ref, "reloadSignal", `runit's sv cannot send ${resource.reloadSignal}; it sends ${SV_SIGNALS.join(", ")}`, {
         hint: "Pick a signal sv can send, or use restartOn",
+      }),
+    );
+  }
+  const missed = resource.reloadSignal !== undefined && resource.exec !== undefined ? signalMissesProgram(resource.exec, resource.reloadSignal) : undefined;
+  if (missed) {
+    problems.push(
+      errors.invalidField(ref, "reloadSignal", missed, {
+        hint: "Let the shell exec the program last (`cd /srv && server`), or put the pipeline in a script that traps the signal; otherwise use restartOn",
       }),
     );
   }

@@ -1,15 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExecaRunner, LocalHostFiles, type ApplyContext, type Artifact, type HostFileWriter, type Operation, type Scope, type Service } from "@tend/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterWrites } from "./after-writes.js";
-import { applyChange } from "./apply-change.js";
+import { applyChange } from "./apply-batch.js";
 import { probeServices } from "./probe-services.js";
 import { readLogs } from "./read-logs.js";
 import { readSvStatus } from "./read-sv-status.js";
-import { removeService } from "./remove-service.js";
+import { removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 
 /**
@@ -161,6 +162,56 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
     await until("the program to log through svlogd", async () => (await starts("early")) === 1);
   });
 
+  describe("a pipeline ends as a whole (chpst -P, ./control/t, ./finish)", () => {
+    /** Two shells in a pipeline, each noting its pid in pids-<name> and then sleeping; `ignoreTerm` makes the first ignore TERM. */
+    const pipeline = (name: string, ignoreTerm = false) => {
+      const log = join(base, `pids-${name}`);
+      const trap = ignoreTerm ? `trap "" TERM; ` : "";
+      return `/bin/sh -c '${trap}echo $$ >> ${log}; while :; do sleep 1; done' | /bin/sh -c 'echo $$ >> ${log}; exec sleep 1000'`;
+    };
+    const pids = async (name: string) => (await readFile(join(base, `pids-${name}`), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
+    const supervised = async (resource: Service) => Number((await probeServices([resource], ctx)).get(`service:${resource.name}`)?.identity);
+
+    it("the program's own end, a restart, a stop and removal leave no process of it", { timeout: 90_000 }, async () => {
+      const resource = service("pipe", { exec: pipeline("pipe"), restart: "always" });
+      await add(resource);
+      await until("both sides to start", async () => (await pids("pipe")).length === 2);
+      const leader = await supervised(resource);
+      for (const pid of await pids("pipe")) expect(processGroup(pid)).toBe(leader);
+      expect(processGroup(leader)).toBe(leader);
+
+      process.kill(leader, "SIGKILL");
+      await until("runsv to start it again", async () => (await pids("pipe")).length === 4);
+      const [first, second] = await pids("pipe");
+      await until("the first pipeline to be gone", async () => !running(first!) && !running(second!));
+      expect((await pids("pipe")).slice(2).every(running)).toBe(true);
+
+      await applyChange(change("change", resource, ["restart"]), ctx);
+      await until("the restarted pipeline", async () => (await pids("pipe")).length === 6);
+      expect((await pids("pipe")).map(running)).toEqual([false, false, false, false, true, true]);
+
+      await applyChange(change("change", resource, ["stop"]), ctx);
+      await until("the stopped pipeline to be gone", async () => !(await pids("pipe")).some(running), 5000);
+
+      await applyChange(change("change", resource, ["start"]), ctx);
+      await until("the started pipeline", async () => (await pids("pipe")).length === 8);
+      await removeService({ key: "service:pipe", action: "remove", resource, ops: [], filesChanged: true, reasons: [] }, ctx);
+      expect((await pids("pipe")).some(running)).toBe(false); // sv -v down waited for ./finish
+    });
+
+    it("what ignores TERM is killed 3 s later", { timeout: 60_000 }, async () => {
+      const resource = service("stubborn", { exec: pipeline("stubborn", true), restart: "always" });
+      await add(resource);
+      await until("both sides to start", async () => (await pids("stubborn")).length === 2);
+      const started = Date.now();
+      await applyChange(change("change", resource, ["stop"]), ctx);
+      expect(Date.now() - started).toBeLessThan(6000);
+      await until("the pipeline to be gone", async () => !(await pids("stubborn")).some(running), 6000);
+      expect(Date.now() - started).toBeGreaterThan(2500);
+      expect((await readLogs(resource, ctx)).some((line) => line.includes("tend: killing what is left of process group"))).toBe(true);
+    });
+  });
+
   it("removal brings it down", { timeout: 60_000 }, async () => {
     const resource = service("gone", { exec: "/bin/sleep 1000", restart: "always" });
     await add(resource);
@@ -171,6 +222,26 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
     expect((await state("gone"))?.service).toMatchObject({ state: "down" });
   });
 });
+
+/** A process that runs: exists and is not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  return procStat(pid) !== undefined && procStat(pid)![0] !== "Z";
+}
+
+function processGroup(pid: number): number | undefined {
+  const fields = procStat(pid);
+  return fields ? Number(fields[2]) : undefined;
+}
+
+/** The fields of /proc/PID/stat after the command name: state, ppid, pgrp, … */
+function procStat(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(") ") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
 
 function alive(pid: number): boolean {
   try {

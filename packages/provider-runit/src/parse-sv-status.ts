@@ -73,13 +73,23 @@ function splitLogPart(text: string, dir: string): [string, string | undefined] {
  */
 export function parseSvStatus(output: string, dirs: string[]): Map<string, SvStatus> {
   const result = new Map<string, SvStatus>();
+  let next = 0;
   for (const line of output.split("\n")) {
     if (line === "") continue;
-    for (const dir of dirs) {
+    // sv answers in argument order: the next directory is the likely one, the others the fallback.
+    const expected = dirs[next];
+    const first = expected === undefined || result.has(expected) ? undefined : parseSvStatusLine(line, expected);
+    if (first) {
+      result.set(expected!, first);
+      next += 1;
+      continue;
+    }
+    for (const [i, dir] of dirs.entries()) {
       if (result.has(dir)) continue;
       const status = parseSvStatusLine(line, dir);
       if (status) {
         result.set(dir, status);
+        next = i + 1;
         break;
       }
     }

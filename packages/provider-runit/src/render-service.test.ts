@@ -12,7 +12,7 @@ function listing(artifacts: Artifact[]): string {
   return artifacts
     .map((a) => {
       const mode = a.mode === undefined ? "" : ` ${a.mode.toString(8).padStart(4, "0")}`;
-      if (a.store === "directory") return `== directory ${a.path}${mode} (runit creates: ${(a.ephemeral ?? []).join(", ")})\n`;
+      if (a.store === "directory") return `== directory ${a.path}${mode}${a.ephemeral ? ` (runit creates: ${a.ephemeral.join(", ")})` : ""}\n`;
       if (a.store === "symlink") return `== symlink ${a.path} -> ${a.content}\n`;
       return `== file ${a.path}${mode}\n${a.content}`;
     })
@@ -36,7 +36,7 @@ describe("renderService goldens", () => {
     await expect(listing(renderService(service("once", { exec: "/usr/local/bin/migrate" }), system))).toMatchFileSnapshot(golden("restart-no"));
   });
 
-  it("restart always: no finish", async () => {
+  it("restart always: a finish that only ends the program's process group", async () => {
     await expect(listing(renderService(service("web", { exec: "/opt/web/bin/server", restart: "always" }), system))).toMatchFileSnapshot(golden("restart-always"));
   });
 

@@ -1,9 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Service } from "@tend/core";
 import { renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { renderService } from "./render-service.js";
+import { GROUP_FILE } from "./process-group.js";
 import { renderRunScript } from "./render-run-script.js";
 import { renderUserRunsvdirScript, userRunsvdir } from "./user-runsvdir.js";
 
@@ -12,8 +15,8 @@ const alice = renderContext({ init: "runit", scope: "user" });
 /** The shells a run script may meet: /bin/sh (dash on Debian), and bash and busybox when present. */
 const shells = ["/bin/sh", "/bin/dash", "/bin/bash", "/bin/busybox"].filter((shell) => existsSync(shell));
 
-function sh(shell: string, args: string[]): string {
-  return execFileSync(shell, shell.endsWith("busybox") ? ["sh", ...args] : args, { encoding: "utf8" });
+function sh(shell: string, args: string[], cwd?: string): string {
+  return execFileSync(shell, shell.endsWith("busybox") ? ["sh", ...args] : args, { encoding: "utf8", ...(cwd ? { cwd } : {}) });
 }
 
 const nasty: Record<string, string> = {
@@ -66,16 +69,27 @@ describe("env values survive the shell byte for byte", () => {
 });
 
 describe("exec lines reach the program unchanged", () => {
-  /** Runs the script with `exec` swapped for a printer of its arguments, one per line. */
+  /**
+   * Runs the script in a service directory with its last `exec` swapped for a printer of its
+   * arguments, one per line; resolves with them and the process group ./run noted.
+   */
   function argvOf(shell: string, exec: string): string[] {
-    const script = renderRunScript({ type: "service", name: "x", exec }, system).replace(/^exec (?!2>&1)/m, "printf '%s\\n' ");
-    return sh(shell, ["-c", script]).split("\n").slice(0, -1);
+    const dir = mkdtempSync(join(tmpdir(), "tend-run-"));
+    mkdirSync(join(dir, "supervise"));
+    const script = renderRunScript({ type: "service", name: "x", exec }, system).replace(/^exec chpst -P /m, () => "echo $$; printf '%s\\n' chpst -P ");
+    const [pid, ...argv] = sh(shell, ["-c", script], dir).split("\n").slice(0, -1);
+    expect(readFileSync(join(dir, GROUP_FILE), "utf8")).toBe(`${pid}\n`);
+    rmSync(dir, { recursive: true });
+    return argv;
   }
 
   it.each(shells)("%s: a plain command, a bare name and shell syntax", (shell) => {
-    expect(argvOf(shell, "/opt/web/bin/server --port 8080")).toEqual(["/opt/web/bin/server", "--port", "8080"]);
-    expect(argvOf(shell, "syncthing serve --no-browser")).toEqual(["/usr/bin/env", "syncthing", "serve", "--no-browser"]);
+    const chpst = ["chpst", "-P"];
+    expect(argvOf(shell, "/opt/web/bin/server --port 8080")).toEqual([...chpst, "/opt/web/bin/server", "--port", "8080"]);
+    expect(argvOf(shell, "syncthing serve --no-browser")).toEqual([...chpst, "/usr/bin/env", "syncthing", "serve", "--no-browser"]);
+    expect(argvOf(shell, `/opt/demo/bin/demo x "" "daemon off;"`)).toEqual([...chpst, "/opt/demo/bin/demo", "x", "", "daemon off;"]);
     const line = `echo "it's $HOME" | tr a-z A-Z > '/tmp/o u t' 2>&1 && printf '%s' \`id\``;
-    expect(argvOf(shell, line)).toEqual(["/bin/sh", "-c", line]);
+    expect(argvOf(shell, line)).toEqual([...chpst, "/bin/sh", "-c", line]);
+    expect(argvOf(shell, "cd /var/tmp && /opt/demo/bin/demo x")).toEqual([...chpst, "/bin/sh", "-c", "cd /var/tmp && exec /opt/demo/bin/demo x"]);
   });
 });

@@ -1,12 +1,12 @@
 import { defineProvider } from "@tend/core";
 import { afterWrites } from "./after-writes.js";
-import { applyChange } from "./apply-change.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkHost } from "./check-host.js";
 import { checkService } from "./check-service.js";
 import { observeServices } from "./observe-services.js";
 import { probeServices } from "./probe-services.js";
 import { readLogs } from "./read-logs.js";
-import { removeService } from "./remove-service.js";
+import { removeBatch, removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 
 /** tend's runit provider: service directories in /etc/sv (or ~/.local/service), runsvdir links, sv. */
@@ -22,7 +22,9 @@ export const runitProvider = defineProvider({
   observe: observeServices,
   checkHost,
   apply: applyChange,
+  applyBatch,
   remove: removeService,
+  removeBatch,
   afterWrites,
   probe: probeServices,
   // A started service is up within a second or two; one waiting for a service it runs after can

@@ -7,7 +7,7 @@ import { rendersDownFile } from "./render-service.js";
  * does not run it even once; the add removes it again after pickup (runsv reads it only when it
  * starts). Not under `--root`: the image should start it at boot.
  */
-export function holdsTransientDown(change: ResourceChange, ctx: ApplyContext): boolean {
+export function holdsTransientDown(change: ResourceChange, ctx: Pick<ApplyContext, "offline">): boolean {
   const service = change.resource;
   return (
     !ctx.offline &&

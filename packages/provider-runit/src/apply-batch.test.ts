@@ -4,8 +4,8 @@ import type { Operation, ResourceChange, Service } from "@tend/core";
 import { ALICE, applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { afterWrites } from "./after-writes.js";
-import { applyChange } from "./apply-change.js";
-import { removeService } from "./remove-service.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
+import { removeBatch, removeService } from "./remove-batch.js";
 import { renderUserRunsvdirScript, userRunsvdir } from "./user-runsvdir.js";
 
 const service = (name: string, fields: Omit<Service, "type" | "name"> = {}): Service => ({ type: "service", name, ...fields });
@@ -39,8 +39,7 @@ describe("apply: add", () => {
       `sv status ${WEB}`,
       `sv status ${WEB}`,
       `sv status ${WEB}`,
-      `sv status ${WEB}`, // picked up
-      `sv status ${WEB}`, // did runsv see the finished directory?
+      `sv status ${WEB}`, // picked up, and runsv saw the finished directory
       `sv up ${WEB}`,
     ]);
   });
@@ -58,25 +57,25 @@ describe("apply: add", () => {
 
   it("restarts a runsv that started before log/ existed", async () => {
     const runner = new RecordingRunner()
-      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\nrun: log: (pid 1126) 0s\n` }, 2)
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\nrun: log: (pid 1126) 0s\n` }, 1)
       .on(`sv -v -w 10 exit ${WEB}`, { stdout: `ok: ${WEB}: runsv not running\n` })
       .on(`sv status ${WEB}`, up(WEB));
     const ctx = await applyContext({ init: "runit", runner });
     await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
     await applyChange(change("add", service("web", { exec: "/bin/web", restart: "always" }), ["enable", "start"]), ctx);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
     expect(ctx.logged).toEqual([`runit: runsv started ${WEB} before tend had written it; restarting that runsv`]);
   });
 
   it("restarts a runsv that missed the down file", async () => {
-    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 7) 0s; run: log: (pid 6) 0s\n` }, 2).on(`sv status ${WEB}`, {
+    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 7) 0s; run: log: (pid 6) 0s\n` }, 1).on(`sv status ${WEB}`, {
       stdout: `down: ${WEB}: 0s; run: log: (pid 9) 0s\n`,
     });
     const ctx = await applyContext({ init: "runit", runner });
     await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
     await writeFile(join(ctx.rootDir, WEB, "down"), "");
     await applyChange(change("add", service("web", { exec: "/bin/web", desired: { state: "running", enabled: false } }), ["start"]), ctx);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
   });
 
   it("a service added stopped never runs: a transient down file until runsv has seen it", async () => {
@@ -88,7 +87,7 @@ describe("apply: add", () => {
     expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
     await applyChange(add, ctx);
     expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`]);
+    expect(runner.lines).toEqual([`sv status ${WEB}`]);
   });
 
   it("under --root writes nothing transient and runs nothing", async () => {
@@ -118,7 +117,7 @@ describe("apply: add", () => {
     const runner = new RecordingRunner().on("sv status /etc/sv/sshd", up("/etc/sv/sshd"));
     const ctx = await applyContext({ init: "runit", runner });
     await applyChange(change("add", service("sshd", { desired: { state: "stopped", enabled: true } }), ["enable"]), ctx);
-    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv down /etc/sv/sshd"]);
+    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv stop /etc/sv/sshd"]);
   });
 });
 
@@ -137,7 +136,7 @@ describe("apply: user services", () => {
     expect(await readlink(join(ctx.rootDir, runsvdir.link))).toBe(runsvdir.dir);
     await applyChange(add, ctx);
     expect(runner.lines.filter((line) => line !== `sv status ${dir}`)).toEqual([`sv up ${dir}`]);
-    expect(runner.lines).toHaveLength(8);
+    expect(runner.lines).toHaveLength(7);
   });
 
   it("repairs a missing tend-runsvdir-alice on any change", async () => {
@@ -167,7 +166,7 @@ describe("apply: operations", () => {
 
   it("start, stop", async () => {
     expect((await run(service("web", { exec: "/bin/web" }), ["start"])).lines).toEqual([`sv status ${WEB}`, `sv up ${WEB}`]);
-    expect((await run(service("web", { exec: "/bin/web" }), ["stop"])).lines).toEqual([`sv status ${WEB}`, `sv down ${WEB}`]);
+    expect((await run(service("web", { exec: "/bin/web" }), ["stop"])).lines).toEqual([`sv status ${WEB}`, `sv stop ${WEB}`]);
   });
 
   it("reload sends reloadSignal with sv", async () => {
@@ -181,7 +180,7 @@ describe("apply: operations", () => {
       code: "TEND_CANNOT_RELOAD",
       message: "service:web lists resources in reloadOn, but it cannot reload on runit",
     });
-    expect(running.lines).toEqual([`sv status ${WEB}`]);
+    expect(running.lines).toEqual([]);
   });
 
   it("a failing sv is an error naming the command", async () => {
@@ -224,21 +223,21 @@ describe("remove", () => {
     await mkdir(dirname(link), { recursive: true });
     await symlink(WEB, link);
     await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
-    expect(runner.lines).toEqual([`sv down ${WEB}`, `sv -v -w 10 exit ${WEB}`]);
+    expect(runner.lines).toEqual([`sv -v -w 15 down ${WEB}`, `sv -v -w 10 exit ${WEB}`]);
     expect(await readlink(link).catch(() => null)).toBeNull();
   });
 
   it("a runsv that is gone is fine; a link that is gone means no runsv to wait for", async () => {
-    const runner = new RecordingRunner().on(`sv down ${WEB}`, { exitCode: 1, stdout: `fail: ${WEB}: runsv not running\n` });
+    const runner = new RecordingRunner().on(`sv -v -w 15 down ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` });
     const ctx = await applyContext({ init: "runit", runner });
     await removeService(change("remove", service("web", { exec: "/bin/web" })), ctx);
-    expect(runner.lines).toEqual([`sv down ${WEB}`]);
+    expect(runner.lines).toEqual([`sv -v -w 15 down ${WEB}`]);
   });
 
-  it("a user service: sv down only (its directory is the scanned entry)", async () => {
+  it("a user service: sv down only, waited for (its directory is the scanned entry)", async () => {
     const ctx = await applyContext({ init: "runit", scope: ALICE });
     await removeService(change("remove", service("sync", { exec: "/bin/sync", user: true })), ctx);
-    expect(ctx.runner.lines).toEqual(["sv down /home/alice/.local/service/tend-sync"]);
+    expect(ctx.runner.lines).toEqual(["sv -v -w 15 down /home/alice/.local/service/tend-sync"]);
   });
 
   it("clears a down file it did not record, keeps one it did (the core deletes it)", async () => {
@@ -257,5 +256,141 @@ describe("remove", () => {
     const offline = await applyContext({ init: "runit", offline: true });
     await removeService(change("remove", service("web", { exec: "/bin/web" })), offline);
     expect([...ctx.runner.calls, ...offline.runner.calls]).toEqual([]);
+  });
+});
+
+describe("batches: one wave, the same commands for 3 services as for 60", () => {
+  /** `sv status` answered for every directory it is asked about: supervised and running. */
+  const runsvEverywhere = () =>
+    new RecordingRunner().on("sv status", (command) => ({ stdout: command.argv.slice(2).map((dir) => `run: ${dir}: (pid 1) 0s; run: log: (pid 2) 0s\n`).join("") }));
+  const names = (count: number) => Array.from({ length: count }, (_, i) => `s${i}`);
+  const dirs = (count: number) => names(count).map((name) => `/etc/sv/tend-${name}`).join(" ");
+
+  async function commandsFor(count: number, make: (name: string) => ResourceChange, batch: typeof applyBatch = applyBatch) {
+    const runner = runsvEverywhere();
+    const ctx = await applyContext({ init: "runit", runner });
+    for (const name of names(count)) {
+      await mkdir(join(ctx.rootDir, "/etc/runit/runsvdir/default"), { recursive: true });
+      await symlink(`/etc/sv/tend-${name}`, join(ctx.rootDir, `/etc/runit/runsvdir/default/tend-${name}`));
+    }
+    expect(await batch(names(count).map(make), ctx)).toEqual(new Map());
+    return runner.lines;
+  }
+
+  it("fresh adds: one wait for runsvdir to pick up all of them, one sv up", async () => {
+    const add = (name: string) => change("add", service(name, { exec: `/bin/${name}`, restart: "always" }), ["enable", "start"]);
+    expect(await commandsFor(3, add)).toEqual([`sv status ${dirs(3)}`, `sv up ${dirs(3)}`]);
+    expect(await commandsFor(60, add)).toEqual([`sv status ${dirs(60)}`, `sv up ${dirs(60)}`]);
+  });
+
+  it("restarts: one sv restart, and one sv stop and one sv up for the policies whose ./finish would stop it", async () => {
+    const restart = (name: string) => change("change", service(name, { exec: `/bin/${name}`, restart: Number(name.slice(1)) % 2 === 0 ? "always" : "no" }), ["restart"]);
+    const even = (count: number) => names(count).filter((_, i) => i % 2 === 0).map((name) => `/etc/sv/tend-${name}`).join(" ");
+    const odd = (count: number) => names(count).filter((_, i) => i % 2 === 1).map((name) => `/etc/sv/tend-${name}`).join(" ");
+    for (const count of [3, 60]) {
+      expect(await commandsFor(count, restart)).toEqual([`sv status ${dirs(count)}`, `sv restart ${even(count)}`, `sv stop ${odd(count)}`, `sv up ${odd(count)}`]);
+    }
+  });
+
+  it("stops: one sv stop, which waits for all of them", async () => {
+    const stop = (name: string) => change("change", service(name, { exec: `/bin/${name}`, desired: { state: "stopped", enabled: true } }), ["stop"]);
+    expect(await commandsFor(3, stop)).toEqual([`sv status ${dirs(3)}`, `sv stop ${dirs(3)}`]);
+    expect(await commandsFor(60, stop)).toEqual([`sv status ${dirs(60)}`, `sv stop ${dirs(60)}`]);
+  });
+
+  it("reloads: one sv command per signal", async () => {
+    const reload = (name: string) => change("change", service(name, { exec: `/bin/${name}`, reloadSignal: "HUP" }), ["reload"]);
+    expect(await commandsFor(3, reload)).toEqual([`sv status ${dirs(3)}`, `sv hup ${dirs(3)}`]);
+    expect(await commandsFor(60, reload)).toEqual([`sv status ${dirs(60)}`, `sv hup ${dirs(60)}`]);
+  });
+
+  it("removals: one sv -v down, one sv -v exit", async () => {
+    const remove = (name: string) => change("remove", service(name, { exec: `/bin/${name}` }));
+    expect(await commandsFor(3, remove, removeBatch)).toEqual([`sv -v -w 15 down ${dirs(3)}`, `sv -v -w 10 exit ${dirs(3)}`]);
+    expect(await commandsFor(60, remove, removeBatch)).toEqual([`sv -v -w 15 down ${dirs(60)}`, `sv -v -w 10 exit ${dirs(60)}`]);
+  });
+
+  it("splits a wave into sv calls of 500 directories", async () => {
+    const add = (name: string) => change("add", service(name, { exec: `/bin/${name}` }), ["enable", "start"]);
+    const lines = await commandsFor(1200, add);
+    expect(lines.map((line) => `${line.split(" ").slice(0, 2).join(" ")} ×${line.split(" ").length - 2}`)).toEqual([
+      "sv status ×500",
+      "sv status ×500",
+      "sv status ×200",
+      "sv up ×500",
+      "sv up ×500",
+      "sv up ×200",
+    ]);
+  });
+});
+
+describe("batches: failures are pinned on their service", () => {
+  const A = "/etc/sv/tend-a";
+  const B = "/etc/sv/tend-b";
+  const C = "/etc/sv/tend-c";
+  const three = (ops: Operation[], fields: Omit<Service, "type" | "name"> = {}) =>
+    ["a", "b", "c"].map((name) => change("change", service(name, { exec: `/bin/${name}`, restart: "always", ...fields }), ops));
+  const supervised = (runner: RecordingRunner) =>
+    runner.on("sv status", (command) => ({ stdout: command.argv.slice(2).map((dir) => `run: ${dir}: (pid 1) 0s; run: log: (pid 2) 0s\n`).join("") }));
+
+  it("by the line sv prints for each directory", async () => {
+    const runner = supervised(new RecordingRunner()).on(`sv restart ${A} ${B} ${C}`, {
+      exitCode: 1,
+      stdout: `ok: run: ${A}: (pid 10) 0s\ntimeout: run: ${B}: (pid 4213) 18s, want down, got TERM\nok: run: ${C}: (pid 12) 0s\n`,
+    });
+    const ctx = await applyContext({ init: "runit", runner });
+    const failures = await applyBatch(three(["restart"]), ctx);
+    expect([...failures.keys()]).toEqual(["service:b"]);
+    expect(failures.get("service:b")).toMatchObject({
+      code: "TEND_COMMAND_FAILED",
+      message: `\`sv restart ${B}\` exited 1: timeout: run: ${B}: (pid 4213) 18s, want down, got TERM`,
+    });
+    expect(runner.lines).toEqual([`sv status ${A} ${B} ${C}`, `sv restart ${A} ${B} ${C}`]);
+  });
+
+  it("one by one when sv's output names no directory", async () => {
+    const runner = supervised(new RecordingRunner())
+      .on(`sv up ${A} ${B} ${C}`, { exitCode: 1 })
+      .on(`sv up ${C}`, { exitCode: 1, stderr: "fail: something odd\n" });
+    const ctx = await applyContext({ init: "runit", runner });
+    const failures = await applyBatch(three(["start"]), ctx);
+    expect([...failures.keys()]).toEqual(["service:c"]);
+    expect(runner.lines).toEqual([`sv status ${A} ${B} ${C}`, `sv up ${A} ${B} ${C}`, `sv up ${A}`, `sv up ${B}`, `sv up ${C}`]);
+  });
+
+  it("a directory runsv never picks up fails alone; the others go on", async () => {
+    const runner = new RecordingRunner().on("sv status", (command) => ({
+      exitCode: command.argv.includes(B) ? 1 : 0,
+      stdout: command.argv
+        .slice(2)
+        .map((dir) => (dir === B ? `warning: ${B}: unable to open supervise/ok: file does not exist\n` : `run: ${dir}: (pid 1) 0s; run: log: (pid 2) 0s\n`))
+        .join(""),
+    }));
+    const ctx = await applyContext({ init: "runit", runner });
+    const adds = ["a", "b", "c"].map((name) => change("add", service(name, { exec: `/bin/${name}` }), ["enable", "start"]));
+    const failures = await applyBatch(adds, ctx);
+    expect([...failures.keys()]).toEqual(["service:b"]);
+    expect(failures.get("service:b")).toMatchObject({ code: "TEND_RUNIT_NOT_SUPERVISED" });
+    expect(runner.lines[0]).toBe(`sv status ${A} ${B} ${C}`);
+    expect(runner.lines.slice(1, -1).every((line) => line === `sv status ${B}`)).toBe(true); // the wait goes on for b alone
+    expect(runner.lines.at(-1)).toBe(`sv up ${A} ${C}`);
+  });
+
+  it("a restart whose stop failed is not started again", async () => {
+    const runner = supervised(new RecordingRunner()).on(`sv stop ${A} ${B} ${C}`, { exitCode: 1, stdout: `ok: down: ${A}: 0s\ntimeout: run: ${B}: (pid 7) 9s, want down\nok: down: ${C}: 0s\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    const failures = await applyBatch(three(["restart"], { restart: "no" }), ctx);
+    expect([...failures.keys()]).toEqual(["service:b"]);
+    expect(runner.lines.at(-1)).toBe(`sv up ${A} ${C}`);
+  });
+
+  it("removal: a service still up after the wait keeps its files; one whose runsv is gone is fine", async () => {
+    const runner = new RecordingRunner().on(`sv -v -w 15 down ${A} ${B} ${C}`, {
+      exitCode: 2,
+      stdout: `timeout: run: ${A}: (pid 7) 20s, want down\nwarning: ${B}: unable to open supervise/ok: file does not exist\nok: down: ${C}: 0s\n`,
+    });
+    const ctx = await applyContext({ init: "runit", runner });
+    const failures = await removeBatch(["a", "b", "c"].map((name) => change("remove", service(name, { exec: `/bin/${name}` }))), ctx);
+    expect([...failures.keys()]).toEqual(["service:a"]);
   });
 });

@@ -1,0 +1,143 @@
+import { errors, TendError, type ApplyContext, type Operation, type ResourceChange, type Service } from "@tend/core";
+import { linksTo } from "./links-to.js";
+import { missedItsDirectory } from "./missed-its-directory.js";
+import { rendersDownFile } from "./render-service.js";
+import { serviceLayout, type ServiceLayout } from "./service-layout.js";
+import { svBatch, type SvTarget } from "./sv-batch.js";
+import { svSignalCommand } from "./sv-signal-command.js";
+import { holdsTransientDown } from "./transient-down.js";
+import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
+import { PICKUP_SECONDS, waitForPickup } from "./wait-for-pickup.js";
+
+const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
+
+/** One service of the wave. */
+interface Item {
+  change: ResourceChange;
+  service: Service;
+  layout: ServiceLayout;
+}
+
+/**
+ * Carries out a wave of adds and changes, after the core wrote every artifact (links included):
+ * one wait until runsv supervises all of the wave's directories (runsvdir picks links up within
+ * five seconds, so an add runs no command of its own), then one `sv` command per operation for
+ * all the services that need it (`sv up a b c`), in the planner's order: stop, enable and
+ * disable (files), start, restart, reload. Each failure is pinned on its service (see
+ * {@link svBatch}); the others go on. Under `--root` only file work happens.
+ */
+export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const items: Item[] = changes.flatMap((change) => (change.resource.type === "service" ? [{ change, service: change.resource, layout: serviceLayout(change.resource, ctx) }] : []));
+  const live = () => items.filter((item) => !failures.has(item.change.key));
+  const record = (found: Map<string, unknown>) => found.forEach((error, key) => failures.set(key, error));
+  const targets = (list: Item[]): SvTarget[] => list.map((item) => ({ key: item.change.key, dir: item.layout.dir }));
+
+  for (const item of items) {
+    if (item.change.ops.includes("reload") && reloadCommand(item.service) === undefined) failures.set(item.change.key, errors.cannotReload(item.change.key, "runit"));
+  }
+  const users = live().filter((item) => item.layout.user);
+  if (users.length > 0) {
+    await ensureUserRunsvdir(scopeRunsvdir(ctx), ctx).catch((error: unknown) => users.forEach((item) => failures.set(item.change.key, error)));
+  }
+  if (!ctx.offline) await awaitRunsv(live().filter(needsRunsv), ctx, failures);
+
+  // `sv stop` waits (up to 7 s) until each is down, ./finish included: a stop is done when apply goes on.
+  if (!ctx.offline) record(await svBatch(ctx, ["stop"], targets(live().filter(bringsDown))));
+  for (const item of live()) {
+    try {
+      await fileWork(item, ctx);
+    } catch (error) {
+      failures.set(item.change.key, error);
+    }
+  }
+  if (ctx.offline) return failures;
+
+  record(await svBatch(ctx, ["up"], targets(live().filter((item) => item.change.ops.includes("start")))));
+  const restarting = live().filter((item) => item.change.ops.includes("restart"));
+  // `sv restart` sends TERM and asks for up, but the process's end runs `./finish` first, and the
+  // finish of restart = "no" (and of "on_failure" for a program that exits 0 on TERM) would turn
+  // the restart into a stop (verified: `sv restart` left both down). Those are stopped and waited
+  // for (`sv stop`, at most 7 s), then started again.
+  const plain = restarting.filter((item) => item.layout.distro || item.service.restart === "always");
+  record(await svBatch(ctx, ["restart"], targets(plain)));
+  const finishing = restarting.filter((item) => !plain.includes(item));
+  record(await svBatch(ctx, ["stop"], targets(finishing)));
+  record(await svBatch(ctx, ["up"], targets(finishing.filter((item) => !failures.has(item.change.key)))));
+
+  const reloading = live().filter((item) => item.change.ops.includes("reload"));
+  for (const command of new Set(reloading.map((item) => reloadCommand(item.service)!))) {
+    record(await svBatch(ctx, [command], targets(reloading.filter((item) => reloadCommand(item.service) === command))));
+  }
+  return failures;
+}
+
+/** {@link applyBatch} for one change, throwing its failure. */
+export async function applyChange(change: ResourceChange, ctx: ApplyContext): Promise<void> {
+  const failure = (await applyBatch([change], ctx)).get(change.key);
+  if (failure !== undefined) throw failure;
+}
+
+function reloadCommand(service: Service): string | undefined {
+  return service.reloadSignal === undefined ? undefined : svSignalCommand(service.reloadSignal);
+}
+
+function addedStopped(item: Item): boolean {
+  return item.change.action === "add" && item.service.desired?.state === "stopped";
+}
+
+/** Whether the operations after the writes need a runsv on the directory: a tend service that is added, and any service with an sv command to come. */
+function needsRunsv(item: Item): boolean {
+  const runtime = item.change.ops.some((op) => RUNTIME_OPS.includes(op));
+  return (runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item));
+}
+
+/** A service to `sv stop`: told to stop, or added stopped after its link started it (a distro service) — unless a transient `down` file kept runsv from starting it at all. */
+function bringsDown(item: Item): boolean {
+  return item.change.ops.includes("stop") || (addedStopped(item) && !holdsTransientDown(item.change, { offline: false }));
+}
+
+/**
+ * One wait for all the wave's directories; then, for the added tend services whose runsv started
+ * before tend had finished the directory, one `sv -v exit` and one more wait.
+ */
+async function awaitRunsv(items: Item[], ctx: ApplyContext, failures: Map<string, unknown>): Promise<void> {
+  if (items.length === 0) return;
+  const first = await waitForPickup(items.map((item) => item.layout.dir), ctx);
+  const early: Item[] = [];
+  for (const item of items) {
+    const status = first.statuses.get(item.layout.dir);
+    if (!status) failures.set(item.change.key, notSupervised(item, ctx));
+    else if (item.change.action === "add" && !item.layout.distro && (await missedItsDirectory(item.layout.dir, status, ctx))) early.push(item);
+  }
+  if (early.length === 0) return;
+  for (const item of early) ctx.log(`runit: runsv started ${item.layout.dir} before tend had written it; restarting that runsv`);
+  const exited = await svBatch(ctx, ["-v", "-w", "10", "exit"], early.map((item) => ({ key: item.change.key, dir: item.layout.dir })));
+  exited.forEach((error, key) => failures.set(key, error));
+  const again = await waitForPickup(early.filter((item) => !exited.has(item.change.key)).map((item) => item.layout.dir), ctx);
+  for (const item of early) if (again.missing.includes(item.layout.dir)) failures.set(item.change.key, notSupervised(item, ctx));
+}
+
+function notSupervised(item: Item, ctx: ApplyContext): TendError {
+  return new TendError("TEND_RUNIT_NOT_SUPERVISED", `runsv did not pick up ${item.layout.dir} within ${PICKUP_SECONDS} s`, { hint: pickupHint(item.layout, ctx) });
+}
+
+/** What to check when runsv does not show up. */
+function pickupHint(layout: ServiceLayout, ctx: ApplyContext): string {
+  if (!layout.user) return "Is runsvdir running over /etc/runit/runsvdir/default (runit as init, or its runit service)? Check `sv status /etc/service/*`";
+  const runsvdir = scopeRunsvdir(ctx);
+  return `The user's services run under ${runsvdir.dir}; check \`sv status ${runsvdir.dir}\``;
+}
+
+/** The file side of a change: a transient `down` file goes once runsv has seen it; enable and disable are files on runit. */
+async function fileWork(item: Item, ctx: ApplyContext): Promise<void> {
+  const { change, service, layout } = item;
+  if (holdsTransientDown(change, ctx)) await ctx.files.remove(`${layout.dir}/down`);
+  if (change.ops.includes("enable") && !layout.distro && !rendersDownFile(service) && (await ctx.files.exists(`${layout.dir}/down`))) {
+    // The link is an artifact; a `down` file tend did not write would still keep it from booting.
+    await ctx.files.remove(`${layout.dir}/down`);
+    ctx.log(`${change.key}: removed ${layout.dir}/down, which kept it from starting at boot`);
+  }
+  // A tend service is disabled by its `down` artifact; a distro service by unlinking it.
+  if (change.ops.includes("disable") && layout.distro && (await linksTo(ctx.files, layout.link, layout.dir))) await ctx.files.remove(layout.link);
+}
