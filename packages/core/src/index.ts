@@ -17,7 +17,7 @@ export {
 } from "./model/resource-schema.js";
 export { parseReference, canonicalReference, resourceKey, RESOURCE_TYPES, type ResourceKey } from "./model/reference.js";
 export { NAME_PATTERN, ENV_NAME_PATTERN, isOneLine } from "./model/text-rules.js";
-export { parseExec, type ExecLine } from "./model/exec-line.js";
+export { parseExec, shellStaysInFront, type ExecLine } from "./model/exec-line.js";
 export { shellQuote } from "./model/shell-quote.js";
 export { parseSchedule, type Schedule, type ScheduleField } from "./schedule/parse-schedule.js";
 export { nextFirings } from "./schedule/next-firings.js";
