@@ -7,6 +7,7 @@ import { probeServices } from "./probe-services.js";
 import { readServiceLogs } from "./read-service-logs.js";
 import { removeService } from "./remove-service.js";
 import { renderService } from "./render-service.js";
+import { serviceWarnings } from "./service-warnings.js";
 import { updateDependencyCache } from "./update-dependency-cache.js";
 
 /** Services on OpenRC: openrc-run scripts in /etc/init.d, `rc-update` and `rc-service`. */
@@ -18,6 +19,7 @@ export const openrcProvider = defineProvider({
     service: { userServices: false, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
   },
   check: checkService,
+  warnings: serviceWarnings,
   render: renderService,
   observe: observeServices,
   checkHost,
