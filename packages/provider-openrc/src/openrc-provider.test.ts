@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { API_VERSION } from "@tend/core";
+import { renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
@@ -16,5 +17,14 @@ describe("the OpenRC provider", () => {
       service: { userServices: false, distroUnits: true, systemdTargets: false, displayManager: false, reloadSignal: true },
     });
     expect("escapeHatch" in provider.capabilities.service).toBe(false);
+  });
+
+  it("names /etc/init.d/tend-* as its own, so a script no state records is reported as an orphan", () => {
+    expect(provider.managedFolders?.(renderContext({ init: "openrc" }))).toEqual([{ dir: "/etc/init.d", prefix: "tend-" }]);
+  });
+
+  it("carries out waves in batches", () => {
+    expect(typeof provider.applyBatch).toBe("function");
+    expect(typeof provider.removeBatch).toBe("function");
   });
 });

@@ -1,3 +1,7 @@
+import type { HostFiles } from "@tend/core";
+import { parsePid } from "./read-daemon.js";
+import { backgroundPidfile, type Supervision } from "./supervision.js";
+
 /**
  * How a tend service's whole process group is ended. OpenRC has no cgroups here: supervise-daemon
  * and start-stop-daemon signal only the pid they started, so whatever that process started (the
@@ -35,3 +39,17 @@ export function endGroupCommand(group: number): string[] {
   return ["/bin/sh", "-c", [...END_GROUP_FUNCTION, 'tend_end_group "$1"'].join("\n"), "tend-end-group", String(group)];
 }
 
+/**
+ * The process group of a running tend service, as its script's `stop_pre` finds it: supervise-
+ * daemon's `child_pid`, or the group a background daemon's `start_post` kept (else the group of
+ * the pid in its pidfile). Read from files only; undefined when OpenRC holds none.
+ */
+export async function readProcessGroup(files: HostFiles, script: string, supervision: Supervision): Promise<number | undefined> {
+  const options = `/run/openrc/options/${script}`;
+  if (supervision === "supervise-daemon") return parsePid(await files.readFile(`${options}/child_pid`));
+  const kept = parsePid(await files.readFile(`${options}/tend_group`));
+  if (kept !== undefined) return kept;
+  const pid = parsePid(await files.readFile(backgroundPidfile(script)));
+  const stat = pid === undefined ? null : await files.readFile(`/proc/${pid}/stat`);
+  return parsePid(stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[2] ?? null);
+}
