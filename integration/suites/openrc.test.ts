@@ -2,6 +2,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { doc, spec } from "../support/spec-documents.js";
@@ -10,7 +11,9 @@ import { doc, spec } from "../support/spec-documents.js";
  * Services on a booted OpenRC (Debian's openrc 0.45 under sysvinit), driven through the tend CLI
  * as an admin would: the scripts @tend/provider-openrc writes, rc-update and rc-service, the
  * restart policies of the seed's table when the process is killed, `need net` and `after`,
- * distro services, reloads, drift, verification and removal.
+ * distro services (Debian's cron in every state × enabled), reloads, drift, verification and
+ * removal, and every form of `exec` through kill, change, restartOn, reloadOn, desired stopped and
+ * removal, its processes counted in the process table.
  */
 
 const SPEC = "/spec/tend.yaml";
@@ -262,6 +265,200 @@ describe("services on a booted OpenRC", () => {
     await plan(0);
   });
 
+  /**
+   * Every form an admin writes `exec` in, supervised (`fx-<form>`, restart = "always") and as a
+   * background daemon (`bx-<form>`, restart = "no"), each with restartOn and (where the program
+   * gets the signal) reloadOn with reloadSignal HUP. Processes are counted in the process table.
+   */
+  describe("exec forms", () => {
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    /**
+     * The forms whose program is the process OpenRC starts, so it is what a signal reaches and
+     * what supervise-daemon respawns. A pipeline's process is its shell: reloadSignal is refused,
+     * and a killed shell is respawned while the rest of the pipeline runs on (plan warns of it);
+     * no test kills it.
+     */
+    const SIGNALLED = FORMS.filter((form) => form !== "pipeline");
+    const fx = (form: ExecForm) => `fx-${form.toLowerCase()}`;
+    const bx = (form: ExecForm) => `bx-${form.toLowerCase()}`;
+    const NAMES = FORMS.flatMap((form) => [fx(form), bx(form)]);
+    /** Every program name a form's service logs under: a pipeline runs two. */
+    const programs = (name: string) => (name.endsWith("-pipeline") ? [name, `${name}-tail`] : [name]);
+    const conf = (name: string, content: string) => doc(`type: File\nname: ${name}\npath: /etc/${name}.conf\ncontent: "${content}\\n"`);
+    const formDoc = (form: ExecForm, name: string, options: { restart: "always" | "no"; extra?: string }) =>
+      doc(
+        [
+          "type: Service",
+          `name: ${name}`,
+          `exec: ${JSON.stringify(EXEC_FORMS[form](name))}`,
+          `restart: ${JSON.stringify(options.restart)}`,
+          'restartOn: ["file:fx-restart"]',
+          ...(form === "pipeline" ? [] : ["reloadSignal: HUP", 'reloadOn: ["file:fx-reload"]']),
+          "verify: {settle: 1}",
+          options.extra ?? "",
+        ].join("\n"),
+      );
+    const forms = (files: { restart?: string; reload?: string; extra?: string } = {}) => [
+      ...BASE,
+      conf("fx-restart", files.restart ?? "one"),
+      conf("fx-reload", files.reload ?? "one"),
+      ...FORMS.flatMap((form) => [formDoc(form, fx(form), { restart: "always", extra: files.extra }), formDoc(form, bx(form), { restart: "no", extra: files.extra })]),
+    ];
+    /**
+     * Waits until each program of every service named has exactly one live process, then a
+     * little longer (a second copy would show by then), and returns the live pids by program.
+     */
+    const settledLive = async (...names: string[]) => {
+      const all = names.flatMap(programs);
+      const live = async () => Object.fromEntries(await Promise.all(all.map(async (program) => [program, await livePids(host, program)] as const)));
+      await host.waitFor(async () => Object.values(await live()).every((pids) => pids.length === 1), { timeoutMs: 20_000, what: `exactly one live process of each of ${all.join(", ")}` });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return live();
+    };
+    const liveNone = async () => {
+      const all = NAMES.flatMap(programs);
+      await host.waitFor(async () => (await Promise.all(all.map((program) => livePids(host, program)))).every((pids) => pids.length === 0), {
+        timeoutMs: 15_000,
+        what: "no live process of any form",
+      });
+    };
+    const processOf = async (name: string) => (name.startsWith("fx-") ? childPid(`tend-${name}`) : (await host.readFile(`/run/tend-${name}.pid`)).trim());
+    const cmdline = async (pid: string) => (await host.readFile(`/proc/${pid}/cmdline`)).split("\0").slice(0, -1);
+
+    it("runs each form as the process OpenRC supervises: the program itself, its argv byte for byte, or one sh -c for a pipeline", async () => {
+      await apply(forms());
+      const live = await settledLive(...NAMES);
+      for (const name of NAMES) {
+        const form = FORMS.find((f) => name.endsWith(`-${f.toLowerCase()}`))!;
+        const pid = await processOf(name);
+        if (form === "pipeline") {
+          expect(await cmdline(pid)).toEqual(["/bin/sh", "-c", EXEC_FORMS.pipeline(name)]);
+          // Both programs of the pipeline are the shell's children, in the service's process group.
+          for (const program of programs(name)) {
+            expect((await host.mustSh(`ps -o ppid=,pgid= -p ${live[program]![0]}`)).trim().split(/\s+/)).toEqual([pid, (await host.mustSh(`ps -o pgid= -p ${pid}`)).trim()]);
+          }
+          continue;
+        }
+        expect(live[name]).toEqual([pid]);
+        const expected: Record<Exclude<ExecForm, "pipeline">, string[]> = {
+          shellLoop: ["/bin/sh", "-c", EXEC_FORMS.shellLoop(name).slice("/bin/sh -c '".length, -1)],
+          quotedArgs: ["/bin/sh", "/opt/demo/bin/demo", name, "", "daemon off;"],
+          scriptPath: ["/bin/sh", "/opt/demo/bin/demo", name],
+          shellThenExec: ["/bin/sh", "/opt/demo/bin/demo", name],
+        };
+        expect(await cmdline(pid)).toEqual(expected[form]);
+      }
+      expect(await host.readFile("/etc/init.d/tend-fx-quotedargs")).not.toContain("/bin/sh");
+      await plan(0);
+    });
+
+    it("warns in plan that supervise-daemon respawns only the shell of a supervised pipeline, and refuses reloadSignal on a pipeline", async () => {
+      expect(await plan(0)).toContain(`! service:${fx("pipeline")} warning: its exec keeps /bin/sh in front of the program`);
+      const reloading = forms().map((d) => (d.includes(`name: ${fx("pipeline")}\n`) ? d.replace("verify:", 'reloadSignal: HUP\nreloadOn: ["file:fx-reload"]\nverify:') : d));
+      await host.writeFile(SPEC, spec(...reloading));
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain(
+        `service:${fx("pipeline")} sets reloadSignal = "HUP", but its exec keeps /bin/sh in front of the program, so OpenRC would send SIGHUP to the shell`,
+      );
+      await host.writeFile(SPEC, spec(...forms()));
+      await plan(0);
+    });
+
+    it.each(SIGNALLED)("%s: a killed program is started again by supervise-daemon, exactly once", async (form) => {
+      const name = fx(form);
+      const [before] = (await settledLive(name))[name]!;
+      await host.mustSh(`kill ${before}`);
+      const after = await host.waitFor(async () => (await livePids(host, name)).find((pid) => pid !== before), { timeoutMs: 15_000, what: `${name} to be respawned` });
+      expect((await settledLive(name))[name]).toEqual([after]);
+      expect(await childPid(`tend-${name}`)).toBe(after);
+    });
+
+    it("a background pipeline whose shell was killed: the next apply ends what the shell left and starts it once", async () => {
+      const name = bx("pipeline");
+      const before = await settledLive(name);
+      await host.mustSh(`kill ${await processOf(name)}`);
+      expect(await plan(2)).toContain(`~ service:${name}  start`);
+      await apply(forms());
+      const after = await settledLive(name);
+      for (const program of programs(name)) {
+        expect(after[program]).toHaveLength(1);
+        expect(after[program]).not.toEqual(before[program]);
+      }
+    });
+
+    it("a changed definition restarts every form: the old processes gone, exactly one new each", async () => {
+      const before = await settledLive(...NAMES);
+      await apply(forms({ extra: "env:\n  CHANGED: one" }));
+      const after = await settledLive(...NAMES);
+      for (const program of NAMES.flatMap(programs)) expect(after[program]).not.toEqual(before[program]);
+      expect(await host.mustSh(`tr '\\0' '\\n' < /proc/${await childPid(`tend-${fx("quotedArgs")}`)}/environ`)).toContain("CHANGED=one\n");
+    });
+
+    it("restartOn: a changed file restarts every form: the old processes gone, exactly one new each", async () => {
+      const before = await settledLive(...NAMES);
+      const output = await apply(forms({ extra: "env:\n  CHANGED: one", restart: "two" }));
+      for (const name of NAMES) expect(output).toContain(`service:${name}: changed, restarted (file:fx-restart changed, restartOn matched)`);
+      const after = await settledLive(...NAMES);
+      for (const program of NAMES.flatMap(programs)) expect(after[program]).not.toEqual(before[program]);
+    });
+
+    it("reloadOn with reloadSignal HUP: the program itself gets the signal, same pid, started once, never restarted", async () => {
+      const names = SIGNALLED.flatMap((form) => [fx(form), bx(form)]);
+      const live = await settledLive(...names);
+      const started = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await startedPids(host, name)] as const)));
+      const output = await apply(forms({ extra: "env:\n  CHANGED: one", restart: "two", reload: "two" }));
+      for (const name of names) {
+        expect(output).toContain(`service:${name}: changed, reloaded (file:fx-reload changed, reloadOn matched)`);
+        const [pid] = live[name]!;
+        await host.waitFor(async () => (await hupsReceived(host, name)).includes(pid!), { timeoutMs: 10_000, what: `${name} (pid ${pid}) to log SIGHUP` });
+      }
+      const after = await settledLive(...names);
+      for (const name of names) {
+        expect(after[name]).toEqual(live[name]);
+        expect(await startedPids(host, name)).toEqual(started[name]);
+        expect(await hupsReceived(host, name)).toEqual(live[name]);
+      }
+    });
+
+    it("desired stopped: no process of any form is left", async () => {
+      await settledLive(...NAMES);
+      await apply(forms({ extra: "env:\n  CHANGED: one\ndesired: {state: stopped, enabled: true}", restart: "two", reload: "two" }));
+      await liveNone();
+      for (const name of NAMES) expect(await status(`tend-${name}`)).toBe("stopped");
+      await plan(0);
+      await apply(forms({ extra: "env:\n  CHANGED: one", restart: "two", reload: "two" }));
+      await settledLive(...NAMES);
+    });
+
+    it("removal: no process of any form is left, and no supervisor", async () => {
+      await apply(BASE);
+      await liveNone();
+      expect(await host.mustSh("ps -eo args")).not.toMatch(/tend-[fb]x-|demo [fb]x-/);
+      await plan(0);
+    });
+  });
+
+  /** Debian's cron is a sysv script, which OpenRC runs but whose record only openrc-run keeps. */
+  describe("a distro service in every state × enabled (Debian's cron)", () => {
+    const cron = (state: "running" | "stopped", enabled: boolean) => doc(`type: Service\nname: cron\ndesired: {state: ${state}, enabled: ${enabled}}`);
+    const crons = async () => (await host.exec(["pgrep", "-x", "cron"])).stdout.split("\n").filter(Boolean);
+
+    it.each([
+      ["stopped", false],
+      ["running", true],
+      ["stopped", true],
+      ["running", false],
+      ["stopped", false],
+      ["running", true],
+    ] as const)("converges to %s, enabled %s: the init and the process table agree, and the next plan is clean", async (state, enabled) => {
+      await apply([...BASE, cron(state, enabled)]);
+      await plan(0);
+      expect((await host.exec(["rc-service", "cron", "status"])).exitCode).toBe(state === "running" ? 0 : 3);
+      expect(await status("cron")).toBe(state === "running" ? "started" : "stopped");
+      expect(await crons()).toHaveLength(state === "running" ? 1 : 0);
+      expect((await host.exec(["test", "-L", "/etc/runlevels/default/cron"])).exitCode).toBe(enabled ? 0 : 1);
+    });
+  });
+
   it("removes services: stopped, out of the runlevel, scripts deleted", async () => {
     const pids = [await childPid("tend-web"), await childPid("tend-guard"), (await host.readFile("/run/tend-once.pid")).trim()];
     await apply([]);
@@ -273,5 +470,10 @@ describe("services on a booted OpenRC", () => {
     for (const pid of pids) expect(await alive(pid)).toBe(false);
     expect(await host.mustSh("ps -eo args")).not.toMatch(/demo (web|guard|once)|supervise-daemon tend-/);
     await plan(0);
+  });
+
+  it("leaves nothing in /var/lib/tend but the lock, the state and the backup of the script edited by hand", async () => {
+    expect((await host.mustExec(["ls", "-A", "/var/lib/tend"])).split("\n").filter(Boolean)).toEqual(["backups", "lock", "state.json"]);
+    expect((await host.mustSh("cd /var/lib/tend/backups && find . -type f")).trim()).toMatch(/^\.\/[^/]+\/file\/etc\/init\.d\/tend-web$/);
   });
 });

@@ -28,6 +28,30 @@ describe("checkService", () => {
     expect(checkService(web({ after: ["graphical.target"] }))).toEqual([]);
   });
 
+  it("refuses reloadSignal when the signal would reach a shell in front of the program, naming the field", () => {
+    const [problem, ...rest] = checkService(web({ exec: "/opt/demo/bin/demo p | /opt/demo/bin/demo p-tail", reloadSignal: "HUP" }));
+    expect(rest).toEqual([]);
+    expect(problem!.code).toBe("TEND_OPENRC_RELOAD_SHELL");
+    expect(problem!.message).toBe(
+      'service:web sets reloadSignal = "HUP", but its exec keeps /bin/sh in front of the program, so OpenRC would send SIGHUP to the shell, which it ends, and the reload would become a restart',
+    );
+    expect(problem!.location).toMatchObject({ resource: "service:web", field: "reloadSignal" });
+    expect(checkService(web({ exec: "/opt/x & wait", reloadSignal: "USR1" }))).toHaveLength(1);
+  });
+
+  it("accepts reloadSignal where the program gets the signal: a simple command, an exec'd last command, a script that traps it itself", () => {
+    for (const exec of [
+      '/opt/demo/bin/demo q "" "daemon off;"',
+      "cd /var/tmp && /opt/demo/bin/demo x",
+      "cd /var/tmp && exec /opt/demo/bin/demo x",
+      `/bin/sh -c 'trap "echo hup" HUP; while :; do sleep 1; done'`,
+      "trap 'echo hup' HUP; while :; do sleep 1; done",
+    ]) {
+      expect(checkService(web({ exec, reloadSignal: "HUP" }))).toEqual([]);
+    }
+    expect(checkService(web({ exec: "/opt/x | /opt/y" }))).toEqual([]);
+  });
+
   it("has nothing to say about other resources", () => {
     expect(checkService({ type: "timer", name: "t", exec: "x", schedule: "@daily" })).toEqual([]);
   });

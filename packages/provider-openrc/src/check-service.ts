@@ -1,4 +1,5 @@
-import { errors, NAME_PATTERN, resourceKey, type Resource, type TendError } from "@tend/core";
+import { errors, NAME_PATTERN, resourceKey, shellStaysInFront, type Resource, type TendError } from "@tend/core";
+import { reloadReachesShellError } from "./reload-reaches-shell-error.js";
 
 /**
  * Variables openrc-run reads from the script it sources. An `export` of one of them in a tend
@@ -49,8 +50,10 @@ const OPENRC_VARIABLES = new Set([
 const OPENRC_PREFIXES = ["RC_", "rc_", "EINFO_", "description_", "tend_"];
 
 /**
- * OpenRC-specific checks beyond the capabilities: env names the script's own shell uses, and
- * `after` entries, which land in `depend()` and must be service names.
+ * OpenRC-specific checks beyond the capabilities: env names the script's own shell uses, `after`
+ * entries, which land in `depend()` and must be service names, and a `reloadSignal` that would
+ * reach a shell in front of the program instead of the program (a script with traps of its own
+ * handles the signal itself).
  */
 export function checkService(resource: Resource): TendError[] {
   if (resource.type !== "service") return [];
@@ -71,6 +74,10 @@ export function checkService(resource: Resource): TendError[] {
     if (entry !== "network" && !entry.endsWith(".target") && !NAME_PATTERN.test(entry)) {
       problems.push(errors.invalidField(ref, "after", `\`${entry}\` is neither "network" nor the name of a service`));
     }
+  }
+  const exec = resource.exec;
+  if (resource.reloadSignal && exec !== undefined && shellStaysInFront(exec) && !/(^|[\s;&|({])trap\s/.test(exec)) {
+    problems.push(reloadReachesShellError(ref, resource.reloadSignal));
   }
   return problems;
 }

@@ -1,16 +1,17 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Service } from "@tend/core";
+import { parseExec, type Service } from "@tend/core";
 import { describe, expect, it } from "vitest";
 import { renderInitScript } from "./render-init-script.js";
 
 /**
  * The rendered scripts checked by real shells: they parse, sourcing them runs nothing, env values
- * come back byte for byte, and the program gets exactly the argv the exec line means after
- * openrc-run's `eval … $command -- $command_args` (supervise-daemon.sh and start-stop-daemon.sh
- * both expand those unquoted inside an eval).
+ * come back byte for byte, the program gets exactly the argv the exec line means (parseExec's)
+ * after openrc-run's `eval … $command -- $command_args` (supervise-daemon.sh and
+ * start-stop-daemon.sh both expand those unquoted inside an eval), and a stop ends the whole
+ * process group.
  */
 const SHELLS = ["/bin/dash", "/bin/bash"].filter((shell) => existsSync(shell));
 const work = mkdtempSync(join(tmpdir(), "tend-openrc-sh-"));
@@ -51,6 +52,14 @@ const execs = [
   "cd /srv && exec ./server 2>&1 | logger -t 'it''s'",
   "/opt/caf\u00e9/bin/x --mode=a^b",
   "FOO=bar /opt/x",
+  '/opt/demo/bin/demo web "" "daemon off;"',
+  'nginx -g "daemon off;"',
+  `/bin/sh -c 'echo "start $$" >> /var/tmp/demo-x; trap "echo hup $$ >> /var/tmp/demo-x" HUP; while :; do sleep 1; done'`,
+  "cd /var/tmp && /opt/demo/bin/demo web",
+  "/opt/x '*' \"a  two  spaces\" 'tab\there' '~' '[a-z]' a\\ b",
+  "'/opt/with space/bin/x' --name=\"it's\"",
+  "/opt/x '$(touch " + canary + ")' '`touch " + canary + "`' '${HOME}'",
+  "/opt/x 'line\nbreak' \"\\\"\" \\'",
 ];
 
 describe.each(SHELLS)("rendered scripts under %s", (shell) => {
@@ -92,11 +101,34 @@ describe.each(SHELLS)("rendered scripts under %s", (shell) => {
     }
     expect(existsSync(canary)).toBe(false);
   });
+
+  it.each(["always", "no"] as const)("ends the whole process group of a stopped restart = %s service, the program and what it started", async (restart) => {
+    const pipeline = spawn("/bin/sh", ["-c", "sleep 300 | sleep 301"], { detached: true, stdio: "ignore" });
+    const group = pipeline.pid!;
+    const members = () => spawnSync("pgrep", ["-g", String(group)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    await waitUntil(() => members().length === 3);
+    const pidfile = join(work, "tend-web.pid");
+    writeFileSync(pidfile, `${group}\n`);
+    const script = renderInitScript(service({ name: "web", exec: "/opt/x | /opt/y", restart }));
+    // As openrc-run runs a stop: stop_pre, the supervisor's stop (here: the program's own pid only), stop_post.
+    const stopped = runSourced(
+      shell,
+      script,
+      `pidfile=${pidfile}\nservice_get_value() { [ "$1" = child_pid ] && [ "${restart}" = always ] && echo ${group}; true; }\nstop_pre\nkill ${group}\nstop_post\necho "ended $tend_group"`,
+    );
+    expect(stopped.toString()).toBe(`ended ${group}\n`);
+    await waitUntil(() => members().length === 0);
+  });
 });
 
-/** What the exec line means: a plain list of words, or the line itself for /bin/sh -c. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let tries = 0; !done(); tries += 1) {
+    if (tries > 100) throw new Error("gave up waiting");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What the exec line means: the argv parseExec gives, which the program must get byte for byte. */
 function expectedArgv(exec: string): string[] {
-  if (/[|&;<>()$`\\"'*?[\]#~{}!^]|[^\x00-\x7f]/.test(exec) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(exec)) return ["/bin/sh", "-c", exec];
-  const words = exec.split(" ");
-  return words[0]!.startsWith("/") ? words : ["/usr/bin/env", ...words];
+  return parseExec(exec).argv;
 }

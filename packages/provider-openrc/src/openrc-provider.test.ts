@@ -1,4 +1,4 @@
-import { describeConformance } from "@tend/testkit";
+import { describeConformance, renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
@@ -9,5 +9,14 @@ describe("the OpenRC provider", () => {
     expect(provider.capabilities).toEqual({
       service: { userServices: false, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
     });
+  });
+
+  it("names /etc/init.d/tend-* as its own, so a script no state records is reported as an orphan", () => {
+    expect(provider.managedFolders?.(renderContext({ init: "openrc" }))).toEqual([{ dir: "/etc/init.d", prefix: "tend-" }]);
+  });
+
+  it("carries out waves in batches", () => {
+    expect(typeof provider.applyBatch).toBe("function");
+    expect(typeof provider.removeBatch).toBe("function");
   });
 });

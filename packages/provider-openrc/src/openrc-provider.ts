@@ -1,15 +1,16 @@
 import { defineProvider } from "@tend/core";
-import { applyChange } from "./apply-change.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkHost } from "./check-host.js";
 import { checkService } from "./check-service.js";
 import { observeServices } from "./observe-services.js";
 import { probeServices } from "./probe-services.js";
 import { readServiceLogs } from "./read-service-logs.js";
-import { removeService } from "./remove-service.js";
+import { removeBatch, removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
+import { serviceWarnings } from "./service-warnings.js";
 import { updateDependencyCache } from "./update-dependency-cache.js";
 
-/** Services on OpenRC: openrc-run scripts in /etc/init.d, `rc-update` and `rc-service`. */
+/** Services on OpenRC: openrc-run scripts in /etc/init.d, runlevel links and `rc-service`. */
 export const openrcProvider = defineProvider({
   apiVersion: 1,
   name: "openrc",
@@ -18,12 +19,16 @@ export const openrcProvider = defineProvider({
     service: { userServices: false, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
   },
   check: checkService,
+  warnings: serviceWarnings,
   render: renderService,
   observe: observeServices,
   checkHost,
   apply: applyChange,
+  applyBatch,
   remove: removeService,
+  removeBatch,
   afterWrites: updateDependencyCache,
+  managedFolders: () => [{ dir: "/etc/init.d", prefix: "tend-" }],
   probe: probeServices,
   logs: readServiceLogs,
 });

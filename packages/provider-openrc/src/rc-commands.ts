@@ -1,19 +1,23 @@
-import { DEFAULT_RUNLEVEL } from "./script-name.js";
+import type { Service } from "@tend/core";
+import { initScriptPath, scriptName } from "./script-name.js";
 
 /** `rc-status -C -s`: every service in /etc/init.d with its state, in one read-only call. */
 export const RC_STATUS_ARGV = ["rc-status", "-C", "-s"];
 
-/** `rc-update add -- <name> default` (exit 0 also when it is already there). */
-export function rcUpdateAdd(script: string): string[] {
-  return ["rc-update", "add", "--", script, DEFAULT_RUNLEVEL];
-}
-
-/** `rc-update del -- <name> <runlevel>` (exit 1 when it is not in that runlevel: check first). */
-export function rcUpdateDel(script: string, runlevel: string): string[] {
-  return ["rc-update", "del", "--", script, runlevel];
-}
+export type ServiceAction = "start" | "stop" | "restart" | "reload" | "zap";
 
 /** `rc-service -- <name> <action>`. */
-export function rcService(script: string, action: "start" | "stop" | "restart" | "reload" | "zap"): string[] {
+export function rcService(script: string, action: ServiceAction): string[] {
   return ["rc-service", "--", script, action];
+}
+
+/**
+ * The command for an action on a service: `rc-service` for tend's scripts (the seed's), and
+ * `openrc-run /etc/init.d/<name> <action>` for a distro service. rc-service runs a script
+ * directly, which for an openrc-run script is the same thing, but a sysv script (Debian's `cron`)
+ * is no openrc-run script: run directly it starts or stops the daemon while OpenRC's record of
+ * the service stays as it was (`started` after a stop). openrc-run runs it and keeps the record.
+ */
+export function serviceAction(service: Service, action: ServiceAction): string[] {
+  return service.exec === undefined ? ["openrc-run", initScriptPath(scriptName(service)), action] : rcService(scriptName(service), action);
 }

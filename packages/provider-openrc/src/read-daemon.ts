@@ -34,7 +34,8 @@ export async function readDaemon(files: HostFiles, script: string, supervision: 
   return { pid, alive: await files.exists(`/proc/${pid}`) };
 }
 
-function parsePid(text: string | null): number | undefined {
+/** A pid written to a file, or undefined when the file holds none. */
+export function parsePid(text: string | null): number | undefined {
   const value = text?.trim();
   return value && /^[1-9][0-9]*$/.test(value) ? Number(value) : undefined;
 }

@@ -1,29 +1,33 @@
 import { parseExec, shellQuote } from "@tend/core";
 
 /**
- * The `command` lines of an init script. openrc-run runs `eval … $command -- $command_args`, so
- * `command_args` is split, globbed and then parsed as shell once more before the program sees it.
- * A plain argument list survives that as written. Anything else (shell syntax, or a word that
- * would need quoting) runs through `/bin/sh -c`, with the script kept in its own variable that
- * the eval expands inside double quotes: it reaches `sh` byte for byte, nothing in it split,
- * globbed or run early. (`command_args="-c '<script>'"` would glob a `*` in the script against
- * the files in openrc-run's working directory.)
+ * The `command` lines of an init script for `parseExec(exec).argv`: the program an admin wrote
+ * is what supervise-daemon or start-stop-daemon starts, signals and stops, and real shell syntax
+ * runs through the one `/bin/sh -c` parseExec gives it.
+ *
+ * openrc-run runs `eval … $command -- $command_args`: both are split, globbed and then parsed as
+ * shell once more before the program sees them. A plain word survives that as written. Any other
+ * word is kept in its own variable, `tend_arg<N>` (N its place in the argv), that the eval expands
+ * inside double quotes, so it reaches the program byte for byte, nothing in it split, globbed or
+ * run early.
  */
 export function renderCommand(exec: string): string[] {
-  const line = parseExec(exec);
-  if (line.kind === "argv" && line.argv.every(isPlainWord)) {
-    const [program, ...args] = line.argv;
-    return args.length === 0 ? [`command=${program}`] : [`command=${program}`, `command_args="${args.join(" ")}"`];
-  }
-  return [
-    "command=/bin/sh",
-    "# openrc-run evaluates command_args again: the script stays in tend_exec so that none of it is expanded early",
-    `tend_exec=${shellQuote(exec)}`,
-    `command_args='-c "$tend_exec"'`,
-  ];
+  const argv = parseExec(exec).argv;
+  const kept = argv.flatMap((word, index) => (isPlainWord(word) ? [] : [`tend_arg${index}=${shellQuote(word)}`]));
+  const [program, ...args] = argv.map((word, index) => (isPlainWord(word) ? word : `"$tend_arg${index}"`));
+  const lines = kept.length > 0 ? ["# openrc-run evaluates command and command_args once more: words that need quoting stay in tend_arg<N>", ...kept] : [];
+  lines.push(`command=${quoteValue(program!)}`);
+  if (args.length > 0) lines.push(`command_args=${quoteValue(args.join(" "))}`);
+  return lines;
 }
 
 /** A word that means the same to the shell however often it is evaluated. */
 function isPlainWord(word: string): boolean {
   return shellQuote(word) === word;
+}
+
+/** Plain words as they are (in double quotes when there are several); references to kept words single-quoted, unexpanded. */
+function quoteValue(value: string): string {
+  if (value.includes("$")) return `'${value}'`;
+  return value.includes(" ") ? `"${value}"` : value;
 }

@@ -38,15 +38,23 @@ describe("renderInitScript", () => {
     expect(text).toContain('command=/usr/bin/env\ncommand_args="syncthing serve --no-browser"\n');
   });
 
-  it("runs shell syntax through /bin/sh -c with the script in its own variable", async () => {
+  it("runs shell syntax through the one /bin/sh -c parseExec gives, its script in a variable, its last command exec'd", async () => {
     const text = renderInitScript(service({ name: "pipe", exec: "cd /srv && exec ./server 2>&1 | logger -t 'it''s'", restart: "always" }));
     await expect(text).toMatchFileSnapshot("./__golden__/shell-syntax.sh");
+    expect(renderInitScript(service({ name: "x", exec: "cd /var/tmp && /opt/x --a" }))).toContain(
+      "tend_arg2='cd /var/tmp && exec /opt/x --a'\ncommand=/bin/sh\ncommand_args='-c \"$tend_arg2\"'\n",
+    );
   });
 
-  it("runs a word that would need quoting through /bin/sh -c too", () => {
+  it("hands a simple command with quotes to the program itself, keeping each word that needs quoting in a variable", async () => {
+    const text = renderInitScript(service({ name: "nginx", exec: 'nginx -g "daemon off;"', restart: "always" }));
+    await expect(text).toMatchFileSnapshot("./__golden__/quoted-args.sh");
+    expect(text).not.toContain("/bin/sh");
+  });
+
+  it("keeps a program path that needs quoting in a variable too, never behind a shell", () => {
     const text = renderInitScript(service({ name: "odd", exec: "/opt/caf\u00e9/bin/x --mode=a^b" }));
-    expect(text).toContain("command=/bin/sh\n");
-    expect(text).toContain("tend_exec='/opt/caf\u00e9/bin/x --mode=a^b'\n");
+    expect(text).toContain("tend_arg0='/opt/caf\u00e9/bin/x'\ntend_arg1='--mode=a^b'\ncommand='\"$tend_arg0\"'\ncommand_args='\"$tend_arg1\"'\n");
   });
 
   it("orders after network with need net and after other tend services", async () => {

@@ -1,4 +1,5 @@
 import { MANAGED_HEADER, shellQuote, type Service } from "@tend/core";
+import { END_GROUP_FUNCTION, GROUP_OF_FUNCTION } from "./process-group.js";
 import { renderCommand } from "./render-command.js";
 import { supervisionOf } from "./supervision.js";
 
@@ -37,7 +38,7 @@ export function renderInitScript(service: Service & { exec: string }): string {
   const depend = renderDepend(service.after ?? []);
   if (depend.length > 0) lines.push("", "depend() {", ...depend.map((line) => `\t${line}`), "}");
 
-  if (!supervised) lines.push("", ...renderBackgroundStop());
+  lines.push("", ...renderStop(supervised));
   if (service.reloadSignal) lines.push("", ...renderReload(service.reloadSignal, supervised));
   return `${lines.join("\n")}\n`;
 }
@@ -52,19 +53,46 @@ function renderDepend(after: string[]): string[] {
 }
 
 /**
- * openrc-run's own stop matches on `--exec $command`, which is `/usr/bin/env` or `/bin/sh` while
- * the running process is the program they exec: it finds nothing and fails. The pidfile alone
- * is enough; `--oknodo` lets a daemon that already exited count as stopped.
+ * How a stop ends the service: OpenRC signals only the program, so `stop_post` ends the rest of
+ * its process group (see process-group.ts), named in `stop_pre` before OpenRC forgets it.
+ * supervise-daemon's child calls setsid(), so its pid is the group. start-stop-daemon
+ * --background starts the program one fork after its setsid(), in a group whose leader is gone:
+ * `start_post` keeps that group with OpenRC's values for the service (a service an older tend
+ * started has it read at stop). openrc-run's own background stop matches `--exec $command`,
+ * which is `/usr/bin/env` or `/bin/sh` while the process is the program they exec'd, and fails:
+ * the pidfile alone is enough, and `--oknodo` lets a daemon that already exited count as stopped.
  */
-function renderBackgroundStop(): string[] {
+function renderStop(supervised: boolean): string[] {
+  const comment = "# OpenRC signals only the program: stop_post ends the rest of its process group.";
+  if (supervised) {
+    return [comment, "stop_pre() {", "\ttend_group=$(service_get_value child_pid)", "}", "", ...STOP_POST, "", ...END_GROUP_FUNCTION];
+  }
   return [
+    comment,
+    "start_post() {",
+    '\tservice_set_value tend_group "$(tend_group_of "$(cat "${pidfile}")")"',
+    "}",
+    "",
+    "stop_pre() {",
+    "\ttend_group=$(service_get_value tend_group)",
+    '\t[ -n "$tend_group" ] || tend_group=$(tend_group_of "$(cat "${pidfile}" 2>/dev/null)")',
+    "}",
+    "",
     "stop() {",
     '\tebegin "Stopping ${RC_SVCNAME}"',
     '\tstart-stop-daemon --stop --oknodo --retry TERM/5/KILL/5 --pidfile "${pidfile}" && rm -f "${pidfile}"',
     "\teend $?",
     "}",
+    "",
+    ...STOP_POST,
+    "",
+    ...END_GROUP_FUNCTION,
+    "",
+    ...GROUP_OF_FUNCTION,
   ];
 }
+
+const STOP_POST = ["stop_post() {", '\ttend_end_group "$tend_group"', "}"];
 
 /**
  * supervise-daemon signals its child itself. For a background daemon, `kill` on the pidfile:

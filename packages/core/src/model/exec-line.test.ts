@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { execProblem, parseExec } from "./exec-line.js";
+import { execProblem, parseExec, shellStaysInFront } from "./exec-line.js";
 import { shellQuote } from "./shell-quote.js";
 import { execLastCommand, shellWords } from "./shell-words.js";
 
@@ -73,6 +73,30 @@ describe("exec before the last command", () => {
     expect(last).toBe(shell);
     const [shellAgain, child] = execFileSync("/bin/sh", ["-c", "echo $$; sh -c 'echo $$'"], { encoding: "utf8" }).trim().split("\n");
     expect(child).not.toBe(shellAgain);
+  });
+});
+
+describe("shellStaysInFront", () => {
+  it.each(["/opt/x --flag", "/bin/sh -c 'trap x HUP; while :; do sleep 1; done'", "cd /srv && /opt/x", "cd /srv && exec /opt/x", "cd /srv; exec 2>&1 /opt/x", "exec >/var/log/x /opt/x"])(
+    "is false when the program replaces the shell: %s",
+    (exec) => {
+      expect(shellStaysInFront(exec)).toBe(false);
+    },
+  );
+
+  it.each(["/opt/x | /opt/y", "/opt/x &", "cd /srv && exec /opt/x | logger", "cd /srv; exec >/var/log/x", "exec 2> /var/log/x", "/opt/x; echo done", "trap 'x' HUP; /opt/x"])(
+    "is true when /bin/sh stays between the init and the program: %s",
+    (exec) => {
+      expect(shellStaysInFront(exec)).toBe(true);
+    },
+  );
+
+  it("agrees with the process table: the pid sh starts as is the program's exactly when it says so", () => {
+    for (const exec of ["cd / && exec sh -c 'echo $$'", "cd / && sh -c 'echo $$'", "sh -c 'echo $$' | cat"]) {
+      const script = parseExec(`echo $$; ${exec}`).argv[2];
+      const [shell, program] = execFileSync("/bin/sh", ["-c", script], { encoding: "utf8" }).trim().split("\n");
+      expect(program !== shell).toBe(shellStaysInFront(`echo $$; ${exec}`));
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { execLastCommand, shellWords } from "./shell-words.js";
+import { endsInExec, execLastCommand, shellWords } from "./shell-words.js";
 
 /**
  * How an `exec` line runs on an init that wants an argument list, so that the program an admin
@@ -22,6 +22,16 @@ export function parseExec(exec: string): ExecLine {
   }
   const [first, ...rest] = read.words;
   return { kind: "argv", argv: first!.includes("/") ? read.words : ["/usr/bin/env", first!, ...rest] };
+}
+
+/**
+ * Whether /bin/sh stays between the init and the program, so that the signals the init sends
+ * reach the shell instead: shell syntax whose last command is not exec'd, by parseExec or as
+ * written (a pipeline, a background job, a script that ends in a builtin or sets traps).
+ */
+export function shellStaysInFront(exec: string): boolean {
+  const line = parseExec(exec);
+  return line.kind === "shell" && line.argv[2] === line.script && !endsInExec(line.script);
 }
 
 /** Why an exec line cannot run the same on every init, or undefined when it can. */

@@ -108,6 +108,26 @@ export function execLastCommand(script: string): string {
   return `${script.slice(0, offset)}exec ${script.slice(offset)}`;
 }
 
+/**
+ * Whether a script already ends by replacing the shell with a program: its last command, run by
+ * the shell itself (not in a pipeline or the background), is `exec` with a command to run, not
+ * only redirections (`exec >log` keeps the shell).
+ */
+export function endsInExec(script: string): boolean {
+  const parts = topLevelParts(script);
+  if (parts === undefined) return false;
+  const last = parts.at(-1)!;
+  const before = parts.length > 1 ? parts.at(-2)!.separator : undefined;
+  if (last.separator !== undefined || before === "|" || before === "&") return false;
+  const [first, ...rest] = last.text.trim().split(/[ \t]+/);
+  if (first !== "exec") return false;
+  for (let i = 0; i < rest.length; i += 1) {
+    if (/^[0-9]*[<>]+[&|]?$/.test(rest[i]!)) i += 1;
+    else if (!/^[0-9]*[<>]/.test(rest[i]!)) return true;
+  }
+  return false;
+}
+
 interface Part {
   text: string;
   start: number;

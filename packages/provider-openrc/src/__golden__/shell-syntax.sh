@@ -5,9 +5,29 @@ description=pipe
 supervisor=supervise-daemon
 respawn_delay=1
 respawn_max=0
+# openrc-run evaluates command and command_args once more: words that need quoting stay in tend_arg<N>
+tend_arg2='cd /srv && exec ./server 2>&1 | logger -t '\''it'\'''\''s'\'''
 command=/bin/sh
-# openrc-run evaluates command_args again: the script stays in tend_exec so that none of it is expanded early
-tend_exec='cd /srv && exec ./server 2>&1 | logger -t '\''it'\'''\''s'\'''
-command_args='-c "$tend_exec"'
+command_args='-c "$tend_arg2"'
 output_log="/var/log/${RC_SVCNAME}.log"
 error_log="/var/log/${RC_SVCNAME}.log"
+
+# OpenRC signals only the program: stop_post ends the rest of its process group.
+stop_pre() {
+	tend_group=$(service_get_value child_pid)
+}
+
+stop_post() {
+	tend_end_group "$tend_group"
+}
+
+tend_end_group() {
+	[ -n "$1" ] && [ "$1" -gt 1 ] 2>/dev/null || return 0
+	kill -TERM "-$1" 2>/dev/null || return 0
+	local waited=0
+	while kill -0 "-$1" 2>/dev/null; do
+		[ "$waited" -ge 250 ] && { kill -KILL "-$1" 2>/dev/null; return 0; }
+		sleep 0.02
+		waited=$((waited + 1))
+	done
+}

@@ -1,0 +1,88 @@
+import type { ApplyContext, Operation, ResourceChange, Service } from "@tend/core";
+import { endGroupCommand, readProcessGroup } from "./process-group.js";
+import { rcService, serviceAction } from "./rc-commands.js";
+import { readRunlevels } from "./read-runlevels.js";
+import { addToDefaultRunlevel, removeFromRunlevels } from "./runlevel-links.js";
+import { BOOT_RUNLEVELS, scriptName } from "./script-name.js";
+import { backgroundPidfile, supervisionOf } from "./supervision.js";
+
+type ServiceChange = ResourceChange & { resource: Service };
+
+/** The order a service's operations run in, as the planner orders them. */
+const ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
+
+/**
+ * Carries out a wave of adds and changes, an operation at a time across the wave. Enabling and
+ * disabling are runlevel links tend makes itself (see runlevel-links.ts): no command at all.
+ * Starting, stopping, restarting and reloading cannot be batched on OpenRC: `rc-service` and
+ * `openrc-run` take one service a call (the `openrc` command only changes whole runlevels, which
+ * would also start and stop services tend does not manage), so those are one command per
+ * service, one at a time: OpenRC 0.45 races when supervise-daemon services of one wave are
+ * restarted side by side (seen: "already running" from a start right after its own stop, and a
+ * lost child_pid). Each failure is pinned on its own service. Under `--root` only the links change.
+ */
+export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const services = changes.filter((change): change is ServiceChange => change.resource.type === "service");
+  const runlevels = services.some((change) => change.ops.includes("disable")) ? await readRunlevels(ctx.files) : new Map<string, Set<string>>();
+  for (const op of ORDER) {
+    if (ctx.offline && op !== "enable" && op !== "disable") continue;
+    for (const change of services) {
+      if (failures.has(change.key) || !change.ops.includes(op)) continue;
+      const script = scriptName(change.resource);
+      try {
+        if (op === "enable") await addToDefaultRunlevel(script, ctx);
+        else if (op === "disable") await removeFromRunlevels(script, runlevels, ctx, BOOT_RUNLEVELS);
+        else if (op === "start") await start(change, ctx);
+        else if (op === "restart") await restart(change, ctx);
+        else await ctx.run.run({ argv: serviceAction(change.resource, op) });
+      } catch (error) {
+        failures.set(change.key, error);
+      }
+    }
+  }
+  return failures;
+}
+
+/** One add or change: {@link applyBatch} of one. */
+export async function applyChange(change: ResourceChange, ctx: ApplyContext): Promise<void> {
+  const failure = (await applyBatch([change], ctx)).get(change.key);
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * A new service gets `start`. One that exists is only given a start when it was seen not
+ * running, and then `restart`: OpenRC's `start` does nothing for a service it still counts as
+ * started whose process died (`crashed`, or any dead background daemon on Debian), while
+ * `restart` stops what is left and starts a stopped service just the same.
+ */
+async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  await ctx.run.run({ argv: serviceAction(change.resource, change.action === "add" ? "start" : "restart") });
+}
+
+/**
+ * openrc-run stops a service the way its current script says, so after a change between
+ * supervise-daemon and a background daemon it would miss the old process and start a second
+ * one. Then the old process is stopped the old way, the rest of its process group ended as the
+ * old script's stop would have, OpenRC's record reset, and the new script started.
+ */
+async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  const service = change.resource;
+  const script = scriptName(service);
+  const previous = change.previous;
+  const before = previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined;
+  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) {
+    await ctx.run.run({ argv: serviceAction(service, "restart") });
+    return;
+  }
+  const group = await readProcessGroup(ctx.files, script, before);
+  if (before === "supervise-daemon") {
+    await ctx.run.run({ argv: ["supervise-daemon", script, "--stop"], env: { RC_SVCNAME: script } });
+  } else {
+    await ctx.run.run({ argv: ["start-stop-daemon", "--stop", "--oknodo", "--retry", "TERM/5/KILL/5", "--pidfile", backgroundPidfile(script)] });
+  }
+  if (group !== undefined) await ctx.run.run({ argv: endGroupCommand(group) });
+  await ctx.run.run({ argv: rcService(script, "zap") });
+  await ctx.run.run({ argv: rcService(script, "start") });
+  ctx.log(`${change.key}: stopped the process ${before} kept, then started it under ${supervisionOf(service)}`);
+}

@@ -1,0 +1,42 @@
+import type { ApplyContext, ResourceChange, Service } from "@tend/core";
+import { rcService } from "./rc-commands.js";
+import { readRunlevels } from "./read-runlevels.js";
+import { removeFromRunlevels } from "./runlevel-links.js";
+import { DEFAULT_RUNLEVEL, initScriptPath, scriptName } from "./script-name.js";
+
+/**
+ * A wave of removals, before the core deletes the scripts. A tend service is stopped (its whole
+ * process group: see the script's stop_post) and taken out of every runlevel (a link left behind
+ * would name a script that no longer exists); a distro service is only taken out of `default`,
+ * where tend put it, and keeps running. The links go without a command (see runlevel-links.ts);
+ * the stops are one `rc-service` each, which takes one service a call, one at a time (see
+ * apply-batch.ts).
+ */
+export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const runlevels = await readRunlevels(ctx.files);
+  for (const change of changes) {
+    if (change.resource.type !== "service") continue;
+    try {
+      await removeOne(change, change.resource, runlevels, ctx);
+    } catch (error) {
+      failures.set(change.key, error);
+    }
+  }
+  return failures;
+}
+
+/** One removal: {@link removeBatch} of one. */
+export async function removeService(change: ResourceChange, ctx: ApplyContext): Promise<void> {
+  const failure = (await removeBatch([change], ctx)).get(change.key);
+  if (failure !== undefined) throw failure;
+}
+
+async function removeOne(change: ResourceChange, service: Service, runlevels: Map<string, Set<string>>, ctx: ApplyContext): Promise<void> {
+  const script = scriptName(service);
+  const ours = service.exec !== undefined;
+  const present = await ctx.files.exists(initScriptPath(script));
+  if (ours && present && !ctx.offline) await ctx.run.run({ argv: rcService(script, "stop") });
+  const removed = await removeFromRunlevels(script, runlevels, ctx, ours ? undefined : [DEFAULT_RUNLEVEL]);
+  if (!present && removed.length > 0) ctx.log(`${change.key}: ${initScriptPath(script)} was already gone; removed its links from ${removed.join(", ")}`);
+}
