@@ -1,4 +1,4 @@
-import type { ReadContext, Resource, TendError, Timer } from "@tend/core";
+import type { ReadContext, Resource, TendError, Timer } from "@tend/core/contract";
 import { crontabErrors } from "./crontab-errors.js";
 import { findCronDaemons, type InstalledCron } from "./find-cron-daemons.js";
 import { findPrograms, PROGRAM_DIRS } from "./find-programs.js";

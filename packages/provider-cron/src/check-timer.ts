@@ -1,4 +1,4 @@
-import { errors, type RenderContext, type Resource, type TendError } from "@tend/core";
+import { errors, type RenderContext, type Resource, type TendError } from "@tend/core/contract";
 
 /** What Debian cron (run-parts rules) reads in /etc/cron.d names; cronie reads more, Debian less. */
 const CRON_NAME_CHAR = /[A-Za-z0-9_-]/;

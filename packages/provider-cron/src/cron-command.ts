@@ -1,4 +1,4 @@
-import { shellQuote, type Timer } from "@tend/core";
+import { shellQuote, type Timer } from "@tend/core/contract";
 import { escapeCronCommand } from "./escape-cron-command.js";
 
 /**

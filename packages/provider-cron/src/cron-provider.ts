@@ -1,4 +1,4 @@
-import { defineProvider, type ProviderDefinition, type Resource } from "@tend/core";
+import { defineProvider, type ProviderDefinition, type Resource } from "@tend/core/contract";
 import { checkCronHost } from "./check-cron-host.js";
 import { checkTimer } from "./check-timer.js";
 import { CrontabBlockStore } from "./crontab-block-store.js";

@@ -1,4 +1,4 @@
-import type { ArtifactStore, ReadContext, StoreContext } from "@tend/core";
+import type { ArtifactStore, ReadContext, StoreContext } from "@tend/core/contract";
 import { runningAsRoot, type CrontabAccess } from "./crontab-argv.js";
 import { crontabErrors } from "./crontab-errors.js";
 import { parseCrontabKey } from "./crontab-key.js";

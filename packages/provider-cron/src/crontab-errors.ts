@@ -1,4 +1,4 @@
-import { TendError } from "@tend/core";
+import { TendError } from "@tend/core/contract";
 
 /**
  * The cron provider's own errors (no seed text covers them). Codes are permanent. Each says what

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 import { findPrograms, type HostProgram } from "./find-programs.js";
 
 /**

@@ -1,5 +1,5 @@
 import { lstat } from "node:fs/promises";
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 
 /** Where tend looks for cron's programs: the folders of the PATH tend runs commands with. */
 export const PROGRAM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];

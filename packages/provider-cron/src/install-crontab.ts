@@ -1,4 +1,4 @@
-import type { Runner } from "@tend/core";
+import type { Runner } from "@tend/core/contract";
 import { crontabArgv, type CrontabAccess } from "./crontab-argv.js";
 
 /**

@@ -1,4 +1,4 @@
-import { nextFirings, parseSchedule, type Observation, type ReadContext, type Resource, type Timer } from "@tend/core";
+import { nextFirings, parseSchedule, type Observation, type ReadContext, type Resource, type Timer } from "@tend/core/contract";
 import type { CrontabBlockStore } from "./crontab-block-store.js";
 import { cronFilePath } from "./render-cron-file.js";
 

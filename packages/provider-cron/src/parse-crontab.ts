@@ -1,4 +1,4 @@
-import { NAME_PATTERN } from "@tend/core";
+import { NAME_PATTERN } from "@tend/core/contract";
 import { crontabErrors } from "./crontab-errors.js";
 
 /** A piece of a crontab: one of the user's lines, or one whole tend block. */

@@ -1,4 +1,4 @@
-import { TendError, type Runner } from "@tend/core";
+import { TendError, type Runner } from "@tend/core/contract";
 import { crontabArgv, type CrontabAccess } from "./crontab-argv.js";
 import { crontabErrors } from "./crontab-errors.js";
 

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, type Artifact, type Timer } from "@tend/core";
+import { MANAGED_HEADER, type Artifact, type Timer } from "@tend/core/contract";
 import { cronCommand } from "./cron-command.js";
 
 /** The PATH a system timer runs with (cron's own default is `/usr/bin:/bin`). */

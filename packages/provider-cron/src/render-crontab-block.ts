@@ -1,4 +1,4 @@
-import type { Artifact, Timer } from "@tend/core";
+import type { Artifact, Timer } from "@tend/core/contract";
 import { cronCommand } from "./cron-command.js";
 import { CRONTAB_BLOCK_STORE, crontabKey } from "./crontab-key.js";
 

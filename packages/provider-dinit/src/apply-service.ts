@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { errors, type ApplyContext, type ResourceChange, type Service } from "@tend/core";
+import { errors, type ApplyContext, type ResourceChange, type Service } from "@tend/core/contract";
 import { addBootLink, removeBootLink } from "./boot-link.js";
 import { dinitctlFor, type Dinitctl } from "./dinitctl.js";
 import { findDescription } from "./find-description.js";

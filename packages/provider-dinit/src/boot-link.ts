@@ -1,4 +1,4 @@
-import type { ApplyContext } from "@tend/core";
+import type { ApplyContext } from "@tend/core/contract";
 import { enableProblem } from "./enable-problem.js";
 import { resolveEnableLink } from "./resolve-enable-link.js";
 

@@ -1,4 +1,4 @@
-import { errors, type Observation, type ReadContext, type Resource, type Service, type TendError } from "@tend/core";
+import { errors, type Observation, type ReadContext, type Resource, type Service, type TendError } from "@tend/core/contract";
 import { dinitErrors } from "./dinit-errors.js";
 import { findDescription } from "./find-description.js";
 import { enableProblem } from "./enable-problem.js";

@@ -1,4 +1,4 @@
-import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core";
+import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core/contract";
 
 /**
  * What dinit cannot take beyond the capabilities: a `@` in a tend service's name (dinit reads

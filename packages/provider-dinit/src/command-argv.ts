@@ -1,4 +1,4 @@
-import { parseExec } from "@tend/core";
+import { parseExec } from "@tend/core/contract";
 
 /**
  * The argument list a service runs as. dinit wants a program and arguments, not a shell line:

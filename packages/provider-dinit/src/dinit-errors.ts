@@ -1,4 +1,4 @@
-import { TendError, type Scope } from "@tend/core";
+import { TendError, type Scope } from "@tend/core/contract";
 
 /** Plan-time errors only dinit has: each says what is wrong on this host and what to do. */
 export const dinitErrors = {

@@ -1,4 +1,4 @@
-import type { Command, HostFiles, Scope } from "@tend/core";
+import type { Command, HostFiles, Scope } from "@tend/core/contract";
 
 /** Builds `dinitctl` commands for a scope: the system dinit, or a user's own `dinit --user`. */
 export interface Dinitctl {

@@ -1,4 +1,4 @@
-import type { Scope, TendError } from "@tend/core";
+import type { Scope, TendError } from "@tend/core/contract";
 import { dinitErrors } from "./dinit-errors.js";
 import type { EnableLink } from "./resolve-enable-link.js";
 import { serviceDirs } from "./service-dirs.js";

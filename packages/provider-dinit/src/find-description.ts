@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { HostFiles, Scope } from "@tend/core";
+import type { HostFiles, Scope } from "@tend/core/contract";
 import { serviceDirs } from "./service-dirs.js";
 
 /** A service description found on the host: the first match in dinit's search order. */

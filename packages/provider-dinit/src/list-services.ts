@@ -1,4 +1,4 @@
-import { TendError, type CommandResult, type ReadContext } from "@tend/core";
+import { TendError, type CommandResult, type ReadContext } from "@tend/core/contract";
 import { dinitctlFor } from "./dinitctl.js";
 import { parseDinitList, type ListedService } from "./parse-dinit-list.js";
 

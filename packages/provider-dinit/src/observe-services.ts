@@ -1,4 +1,4 @@
-import type { Observation, ReadContext, Resource, Service } from "@tend/core";
+import type { Observation, ReadContext, Resource, Service } from "@tend/core/contract";
 import { findDescription } from "./find-description.js";
 import { listServices } from "./list-services.js";
 import { resolveEnableLink } from "./resolve-enable-link.js";

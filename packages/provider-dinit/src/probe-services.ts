@@ -1,4 +1,4 @@
-import type { Probe, ReadContext, Resource, Service } from "@tend/core";
+import type { Probe, ReadContext, Resource, Service } from "@tend/core/contract";
 import { listServices } from "./list-services.js";
 import { dinitName } from "./service-paths.js";
 

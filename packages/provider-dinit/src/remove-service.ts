@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { removeBootLink } from "./boot-link.js";
 import { dinitctlFor } from "./dinitctl.js";
 import { runDinitctl } from "./run-dinitctl.js";

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core";
+import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core/contract";
 import { commandArgv } from "./command-argv.js";
 import { quoteDinitToken } from "./quote-dinit-token.js";
 import { descriptionDir, logFile } from "./service-paths.js";

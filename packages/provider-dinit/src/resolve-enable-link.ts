@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { HostFiles, Scope } from "@tend/core";
+import type { HostFiles, Scope } from "@tend/core/contract";
 import { findDescription } from "./find-description.js";
 import { parseServiceDescription } from "./parse-service-description.js";
 import { descriptionName } from "./service-paths.js";

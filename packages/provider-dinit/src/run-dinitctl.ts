@@ -1,4 +1,4 @@
-import { errors, type ApplyContext, type CommandResult } from "@tend/core";
+import { errors, type ApplyContext, type CommandResult } from "@tend/core/contract";
 import type { Dinitctl } from "./dinitctl.js";
 
 /** Starting waits for the service to come up (and for its readiness, when declared): dinit's start-timeout is 60 s. */

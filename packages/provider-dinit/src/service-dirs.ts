@@ -1,4 +1,4 @@
-import type { Scope } from "@tend/core";
+import type { Scope } from "@tend/core/contract";
 
 /**
  * The folders dinit searches for service descriptions, first match wins (dinit(8),

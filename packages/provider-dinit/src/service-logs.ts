@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { dinitctlFor } from "./dinitctl.js";
 import { dinitName, logFile } from "./service-paths.js";
 

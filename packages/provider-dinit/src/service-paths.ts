@@ -1,4 +1,4 @@
-import type { Scope, Service } from "@tend/core";
+import type { Scope, Service } from "@tend/core/contract";
 
 /** The dinit service name: `tend-<name>` for a service tend writes, the distro's name otherwise. */
 export function dinitName(service: Service): string {

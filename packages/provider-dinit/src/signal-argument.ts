@@ -1,4 +1,4 @@
-import type { Signal } from "@tend/core";
+import type { Signal } from "@tend/core/contract";
 
 /**
  * How `dinitctl signal` is told the signal. It knows HUP, INT, QUIT, USR1, USR2, TERM and CONT by

@@ -1,4 +1,4 @@
-import { errors, type ApplyContext, type ResourceChange } from "@tend/core";
+import { errors, type ApplyContext, type ResourceChange } from "@tend/core/contract";
 import { bootstrapJob } from "./bootstrap-job.js";
 import { jobLoaded } from "./job-loaded.js";
 import { launchdJob } from "./launchd-job.js";

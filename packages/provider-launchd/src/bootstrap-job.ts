@@ -1,4 +1,4 @@
-import type { ApplyContext } from "@tend/core";
+import type { ApplyContext } from "@tend/core/contract";
 import { LAUNCHCTL_EXIT } from "./launchctl-exit.js";
 import type { LaunchdJob } from "./launchd-job.js";
 

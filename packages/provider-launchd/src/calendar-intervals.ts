@@ -1,4 +1,4 @@
-import { errors, type Schedule } from "@tend/core";
+import { errors, type Schedule } from "@tend/core/contract";
 
 /** One `StartCalendarInterval` dictionary: a key left out matches every value. */
 export type CalendarInterval = Partial<Record<CalendarKey, number>>;

@@ -1,4 +1,4 @@
-import { errors, parseSchedule, TendError, type PlistValue, type Resource } from "@tend/core";
+import { errors, parseSchedule, TendError, type PlistValue, type Resource } from "@tend/core/contract";
 import { calendarEntryCount, MAX_CALENDAR_ENTRIES } from "./calendar-intervals.js";
 import { xmlUnsafeCharacter, xmlUnsafeCharacterIn } from "./xml-unsafe-character.js";
 

@@ -1,4 +1,4 @@
-import type { ReadContext } from "@tend/core";
+import type { ReadContext } from "@tend/core/contract";
 import { LAUNCHCTL_EXIT } from "./launchctl-exit.js";
 import type { LaunchdJob } from "./launchd-job.js";
 

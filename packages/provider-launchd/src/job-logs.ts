@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { jobLabel } from "./launchd-job.js";
 
 const LINES = 20;

@@ -1,4 +1,4 @@
-import { errors, type HostFacts, type Resource, type Scope } from "@tend/core";
+import { errors, type HostFacts, type Resource, type Scope } from "@tend/core/contract";
 
 /** Where a service or timer lives in launchd: its label, its plist and its domain. */
 export interface LaunchdJob {

@@ -1,4 +1,4 @@
-import { defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core/contract";
 import { applyJob } from "./apply-job.js";
 import { checkJob } from "./check-job.js";
 import { jobLogs } from "./job-logs.js";

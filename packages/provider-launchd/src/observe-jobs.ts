@@ -1,4 +1,4 @@
-import type { Observation, ReadContext, Resource } from "@tend/core";
+import type { Observation, ReadContext, Resource } from "@tend/core/contract";
 import { keepsProcess } from "./keeps-process.js";
 import { LAUNCHCTL_EXIT } from "./launchctl-exit.js";
 import { launchdJob, type LaunchdJob } from "./launchd-job.js";

@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { launchdJob } from "./launchd-job.js";
 import { unloadJob } from "./unload-job.js";
 

@@ -1,4 +1,4 @@
-import type { Artifact, RenderContext, Resource } from "@tend/core";
+import type { Artifact, RenderContext, Resource } from "@tend/core/contract";
 import { jobPath } from "./launchd-job.js";
 import { serializePlist, type PlistDict } from "./serialize-plist.js";
 import { servicePlist } from "./service-plist.js";

@@ -1,4 +1,4 @@
-import { errors, type PlistValue } from "@tend/core";
+import { errors, type PlistValue } from "@tend/core/contract";
 import { xmlUnsafeCharacter } from "./xml-unsafe-character.js";
 
 /** A plist's top level: launchd reads a dictionary. */

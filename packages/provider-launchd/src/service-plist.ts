@@ -1,4 +1,4 @@
-import { errors, parseExec, type Service } from "@tend/core";
+import { errors, parseExec, type Service } from "@tend/core/contract";
 import { jobLabel } from "./launchd-job.js";
 import type { PlistDict } from "./serialize-plist.js";
 

@@ -1,4 +1,4 @@
-import { parseExec, parseSchedule, type Timer } from "@tend/core";
+import { parseExec, parseSchedule, type Timer } from "@tend/core/contract";
 import { calendarIntervals } from "./calendar-intervals.js";
 import { jobLabel } from "./launchd-job.js";
 import type { PlistDict } from "./serialize-plist.js";

@@ -1,4 +1,4 @@
-import type { PlistValue } from "@tend/core";
+import type { PlistValue } from "@tend/core/contract";
 
 /**
  * Characters XML 1.0 cannot carry at all, escaped or not: C0 controls other than TAB, LF and CR,

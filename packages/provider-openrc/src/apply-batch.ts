@@ -1,4 +1,4 @@
-import type { ApplyContext, Operation, ResourceChange, Service } from "@tend/core";
+import type { ApplyContext, Operation, ResourceChange, Service } from "@tend/core/contract";
 import { endGroupCommand, readProcessGroup } from "./process-group.js";
 import { rcService, serviceAction } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";

@@ -1,4 +1,4 @@
-import { errors, resourceKey, type Observation, type ReadContext, type Resource, type Service, type TendError } from "@tend/core";
+import { errors, resourceKey, type Observation, type ReadContext, type Resource, type Service, type TendError } from "@tend/core/contract";
 import { hostProvidesNet } from "./find-net-providers.js";
 import { noNetProviderError } from "./no-net-provider-error.js";
 import { initScriptPath } from "./script-name.js";

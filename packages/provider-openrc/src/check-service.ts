@@ -1,4 +1,4 @@
-import { errors, NAME_PATTERN, resourceKey, shellStaysInFront, type Resource, type TendError } from "@tend/core";
+import { errors, NAME_PATTERN, resourceKey, shellStaysInFront, type Resource, type TendError } from "@tend/core/contract";
 import { reloadReachesShellError } from "./reload-reaches-shell-error.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 
 /** OpenRC's dependency cache; `rc-status` refreshes it when a script changed. */
 export const DEPTREE_PATH = "/run/openrc/deptree";

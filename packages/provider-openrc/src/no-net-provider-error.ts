@@ -1,4 +1,4 @@
-import { TendError } from "@tend/core";
+import { TendError } from "@tend/core/contract";
 
 /**
  * `after: ["network"]` becomes `need net`, and OpenRC refuses to start a service that needs

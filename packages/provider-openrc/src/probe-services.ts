@@ -1,4 +1,4 @@
-import { resourceKey, type Probe, type ReadContext, type Resource, type Service } from "@tend/core";
+import { resourceKey, type Probe, type ReadContext, type Resource, type Service } from "@tend/core/contract";
 import { parseRcStatus } from "./parse-rc-status.js";
 import { RC_STATUS_ARGV } from "./rc-commands.js";
 import { readDaemon } from "./read-daemon.js";

@@ -1,4 +1,4 @@
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 import { parsePid } from "./read-daemon.js";
 import { backgroundPidfile, type Supervision } from "./supervision.js";
 

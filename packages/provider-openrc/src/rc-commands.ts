@@ -1,4 +1,4 @@
-import type { Service } from "@tend/core";
+import type { Service } from "@tend/core/contract";
 import { initScriptPath, scriptName } from "./script-name.js";
 
 /** `rc-status -C -s`: every service in /etc/init.d with its state, in one read-only call. */

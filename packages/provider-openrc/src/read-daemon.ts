@@ -1,4 +1,4 @@
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 import { backgroundPidfile, type Supervision } from "./supervision.js";
 
 /** The process behind a started service, as OpenRC recorded it. */

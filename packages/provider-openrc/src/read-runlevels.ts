@@ -1,4 +1,4 @@
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 
 /** Every runlevel under /etc/runlevels and the services linked into it, from the links alone. */
 export async function readRunlevels(files: HostFiles): Promise<Map<string, Set<string>>> {

@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { scriptName } from "./script-name.js";
 import { serviceLogPath, supervisionOf } from "./supervision.js";
 

@@ -1,4 +1,4 @@
-import { TendError } from "@tend/core";
+import { TendError } from "@tend/core/contract";
 
 /**
  * `reloadSignal` on a service whose exec keeps /bin/sh in front of the program (a pipeline, a

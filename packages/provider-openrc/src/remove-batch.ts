@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange, Service } from "@tend/core";
+import type { ApplyContext, ResourceChange, Service } from "@tend/core/contract";
 import { rcService } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { removeFromRunlevels } from "./runlevel-links.js";

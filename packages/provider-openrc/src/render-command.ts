@@ -1,4 +1,4 @@
-import { parseExec, shellQuote } from "@tend/core";
+import { parseExec, shellQuote } from "@tend/core/contract";
 
 /**
  * The `command` lines of an init script for `parseExec(exec).argv`: the program an admin wrote

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, shellQuote, type Service } from "@tend/core";
+import { MANAGED_HEADER, shellQuote, type Service } from "@tend/core/contract";
 import { END_GROUP_FUNCTION, GROUP_OF_FUNCTION } from "./process-group.js";
 import { renderCommand } from "./render-command.js";
 import { supervisionOf } from "./supervision.js";

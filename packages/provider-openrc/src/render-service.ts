@@ -1,4 +1,4 @@
-import type { Artifact, Resource } from "@tend/core";
+import type { Artifact, Resource } from "@tend/core/contract";
 import { renderInitScript } from "./render-init-script.js";
 import { initScriptPath, scriptName } from "./script-name.js";
 

@@ -1,4 +1,4 @@
-import type { ApplyContext } from "@tend/core";
+import type { ApplyContext } from "@tend/core/contract";
 import { runlevelsOf } from "./read-runlevels.js";
 import { DEFAULT_RUNLEVEL, initScriptPath, runlevelLinkPath } from "./script-name.js";
 

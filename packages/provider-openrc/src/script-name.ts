@@ -1,4 +1,4 @@
-import type { Service } from "@tend/core";
+import type { Service } from "@tend/core/contract";
 
 /** Runlevels whose services OpenRC starts at boot, in boot order. */
 export const BOOT_RUNLEVELS = ["sysinit", "boot", "default"] as const;

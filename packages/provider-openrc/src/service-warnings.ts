@@ -1,4 +1,4 @@
-import { shellStaysInFront, type Resource } from "@tend/core";
+import { shellStaysInFront, type Resource } from "@tend/core/contract";
 import { supervisionOf } from "./supervision.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Service } from "@tend/core";
+import type { Service } from "@tend/core/contract";
 
 /**
  * Who keeps a tend service's process: `supervise-daemon` for `restart = "on_failure"` and

@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 
 /**
  * After scripts or their conf.d files changed: `rc-update -u` rebuilds OpenRC's dependency

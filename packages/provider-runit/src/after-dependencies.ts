@@ -1,4 +1,4 @@
-import { shellQuote, type RenderContext, type Service } from "@tend/core";
+import { shellQuote, type RenderContext, type Service } from "@tend/core/contract";
 import { serviceLayout } from "./service-layout.js";
 
 /** `after` entries runit orders on: other tend services. `network` is ignored; targets fail plan. */

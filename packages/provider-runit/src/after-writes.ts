@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { serviceLayout } from "./service-layout.js";
 import { holdsTransientDown, TRANSIENT_DOWN_CONTENT } from "./transient-down.js";
 import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";

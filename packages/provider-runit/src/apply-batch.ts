@@ -1,4 +1,4 @@
-import { errors, TendError, type ApplyContext, type Operation, type ResourceChange, type Service } from "@tend/core";
+import { errors, TendError, type ApplyContext, type Operation, type ResourceChange, type Service } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
 import { missedItsDirectory } from "./missed-its-directory.js";
 import { rendersDownFile } from "./render-service.js";

@@ -1,4 +1,4 @@
-import { errors, type Observation, type ReadContext, type Resource, type TendError } from "@tend/core";
+import { errors, type Observation, type ReadContext, type Resource, type TendError } from "@tend/core/contract";
 import { servicesOf } from "./services-of.js";
 import { serviceLayout } from "./service-layout.js";
 import { needsRoot, scopeRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";

@@ -1,4 +1,4 @@
-import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core";
+import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core/contract";
 import { afterServices } from "./after-dependencies.js";
 import { signalMissesProgram } from "./signal-misses-program.js";
 import { SV_SIGNALS, svSignalCommand } from "./sv-signal-command.js";

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { HostFiles } from "@tend/core";
+import type { HostFiles } from "@tend/core/contract";
 
 /** Whether `link` is a symlink that points at the directory `dir` (absolute or relative target). */
 export async function linksTo(files: HostFiles, link: string, dir: string): Promise<boolean> {

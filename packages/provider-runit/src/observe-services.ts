@@ -1,4 +1,4 @@
-import type { Observation, ReadContext, Resource } from "@tend/core";
+import type { Observation, ReadContext, Resource } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
 import { isRunning, type SvStatus } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";

@@ -1,4 +1,4 @@
-import type { Probe, ReadContext, Resource } from "@tend/core";
+import type { Probe, ReadContext, Resource } from "@tend/core/contract";
 import { servicesOf } from "./services-of.js";
 import { isRunning } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER } from "@tend/core";
+import { MANAGED_HEADER } from "@tend/core/contract";
 
 /**
  * runit has no cgroups: runsv signals only the process it started. tend's `./run` therefore

@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout } from "./service-layout.js";
 

@@ -1,4 +1,4 @@
-import type { ReadContext } from "@tend/core";
+import type { ReadContext } from "@tend/core/contract";
 import { parseSvStatus, type SvStatus } from "./parse-sv-status.js";
 import { SV_ANSWERED, SV_BATCH } from "./sv-limits.js";
 

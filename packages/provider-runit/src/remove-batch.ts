@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
 import { rendersDownFile } from "./render-service.js";
 import { serviceLayout } from "./service-layout.js";

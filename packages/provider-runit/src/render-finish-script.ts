@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, type RenderContext, type Service } from "@tend/core";
+import { MANAGED_HEADER, type RenderContext, type Service } from "@tend/core/contract";
 import { afterServices, dependencyChecks } from "./after-dependencies.js";
 import { endGroupLines } from "./process-group.js";
 

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, shellQuote } from "@tend/core";
+import { MANAGED_HEADER, shellQuote } from "@tend/core/contract";
 
 /**
  * `./log/run`: runsv pipes the service's output into it; svlogd keeps it in `logDir/current`

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, parseExec, shellQuote, type RenderContext, type Service } from "@tend/core";
+import { MANAGED_HEADER, parseExec, shellQuote, type RenderContext, type Service } from "@tend/core/contract";
 import { dependencyChecks } from "./after-dependencies.js";
 import { FORGET_GROUP, startInOwnGroup } from "./process-group.js";
 

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core";
+import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core/contract";
 import { renderFinishScript } from "./render-finish-script.js";
 import { renderLogScript } from "./render-log-script.js";
 import { renderControlTerm } from "./process-group.js";

@@ -1,4 +1,4 @@
-import { defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core/contract";
 import { afterWrites } from "./after-writes.js";
 import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkHost } from "./check-host.js";

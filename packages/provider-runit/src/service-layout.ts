@@ -1,4 +1,4 @@
-import type { RenderContext, Service } from "@tend/core";
+import type { RenderContext, Service } from "@tend/core/contract";
 
 /** Where runit keeps service directories on Debian and Void. */
 export const SV_ROOT = "/etc/sv";

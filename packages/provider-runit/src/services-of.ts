@@ -1,4 +1,4 @@
-import type { Resource, Service } from "@tend/core";
+import type { Resource, Service } from "@tend/core/contract";
 
 /** The services among resources. */
 export function servicesOf(resources: Resource[]): Service[] {

@@ -1,4 +1,4 @@
-import { parseExec, type Signal } from "@tend/core";
+import { parseExec, type Signal } from "@tend/core/contract";
 
 /**
  * Why `sv` would deliver a signal to a shell instead of the program, or undefined when the pid

@@ -1,4 +1,4 @@
-import { errors, TendError, type ApplyContext, type CommandResult } from "@tend/core";
+import { errors, TendError, type ApplyContext, type CommandResult } from "@tend/core/contract";
 import { parseSvStatus, type SvStatus } from "./parse-sv-status.js";
 import { SV_ANSWERED, SV_BATCH } from "./sv-limits.js";
 

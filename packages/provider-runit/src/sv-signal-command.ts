@@ -1,4 +1,4 @@
-import type { Signal } from "@tend/core";
+import type { Signal } from "@tend/core/contract";
 
 /** The `sv` command that delivers each signal; sv(8) has none for WINCH. */
 const SV_SIGNAL_COMMANDS: Partial<Record<Signal, string>> = {

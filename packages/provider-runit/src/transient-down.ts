@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { rendersDownFile } from "./render-service.js";
 
 /**

@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, shellQuote, TendError, type ApplyContext, type HostFiles, type RenderContext } from "@tend/core";
+import { MANAGED_HEADER, shellQuote, TendError, type ApplyContext, type HostFiles, type RenderContext } from "@tend/core/contract";
 import { RUNSVDIR, SV_ROOT } from "./service-layout.js";
 import { linksTo } from "./links-to.js";
 

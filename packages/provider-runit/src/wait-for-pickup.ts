@@ -1,4 +1,4 @@
-import type { ApplyContext } from "@tend/core";
+import type { ApplyContext } from "@tend/core/contract";
 import type { SvStatus } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";
 

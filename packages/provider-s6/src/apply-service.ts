@@ -1,4 +1,4 @@
-import { errors, type ApplyContext, type Command, type Operation, type ResourceChange } from "@tend/core";
+import { errors, type ApplyContext, type Command, type Operation, type ResourceChange } from "@tend/core/contract";
 import { changeCommand } from "./s6-rc-commands.js";
 import { restartedByUpdate } from "./s6-rc-state.js";
 import { liveServiceDir, serviceName } from "./s6-layout.js";

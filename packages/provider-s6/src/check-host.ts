@@ -1,4 +1,4 @@
-import { TendError, type ReadContext } from "@tend/core";
+import { TendError, type ReadContext } from "@tend/core/contract";
 import { bundleProblem } from "./ensure-bundle.js";
 import { CURRENT_DATABASE, LIVE_DIR } from "./s6-layout.js";
 

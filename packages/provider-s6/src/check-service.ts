@@ -1,4 +1,4 @@
-import { errors, type Resource, type TendError } from "@tend/core";
+import { errors, type Resource, type TendError } from "@tend/core/contract";
 import { signalFlag } from "./signal-flags.js";
 import { dependencyProblem, serviceDependencies } from "./service-dependencies.js";
 

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { errors, type ApplyContext, type ResourceChange } from "@tend/core";
+import { errors, type ApplyContext, type ResourceChange } from "@tend/core/contract";
 import { conversionFile } from "./conversion-file.js";
 import { ensureBundle } from "./ensure-bundle.js";
 import { parseNameList } from "./name-list.js";

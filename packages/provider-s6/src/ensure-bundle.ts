@@ -1,4 +1,4 @@
-import { TendError, type ApplyContext, type ReadContext } from "@tend/core";
+import { TendError, type ApplyContext, type ReadContext } from "@tend/core/contract";
 import { BUNDLE_DIR } from "./s6-layout.js";
 
 const TYPE = `${BUNDLE_DIR}/type`;

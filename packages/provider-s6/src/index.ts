@@ -1,4 +1,4 @@
-import { defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core/contract";
 import { applyService } from "./apply-service.js";
 import { checkS6Host } from "./check-host.js";
 import { checkService } from "./check-service.js";

@@ -1,4 +1,4 @@
-import type { Observation, ReadContext, Resource, Service } from "@tend/core";
+import type { Observation, ReadContext, Resource, Service } from "@tend/core/contract";
 import { parseNameList } from "./name-list.js";
 import { parseSvstatBatch } from "./parse-svstat-batch.js";
 import { bundleContentsCommand, compiledServicesCommand, listLiveServicesCommand, listUpCommand } from "./s6-rc-commands.js";

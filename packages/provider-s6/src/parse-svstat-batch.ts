@@ -1,4 +1,4 @@
-import { TendError } from "@tend/core";
+import { TendError } from "@tend/core/contract";
 import { SVSTAT_FIELDS } from "./svstat-batch.js";
 
 /** What s6-supervise reports for one service directory. */

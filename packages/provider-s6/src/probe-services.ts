@@ -1,4 +1,4 @@
-import type { Probe, ReadContext, Resource } from "@tend/core";
+import type { Probe, ReadContext, Resource } from "@tend/core/contract";
 import { describeStatus } from "./describe-status.js";
 import { parseSvstatBatch } from "./parse-svstat-batch.js";
 import { liveServiceDir } from "./s6-layout.js";

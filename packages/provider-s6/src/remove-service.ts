@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { changeCommand } from "./s6-rc-commands.js";
 import { serviceName } from "./s6-layout.js";
 

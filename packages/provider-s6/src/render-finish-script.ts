@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, type Service } from "@tend/core";
+import { MANAGED_HEADER, type Service } from "@tend/core/contract";
 
 /**
  * The longrun's `finish` script for the seed's restart table, or undefined for `"always"` (the

@@ -1,4 +1,4 @@
-import { errors, type Artifact, type Service } from "@tend/core";
+import { errors, type Artifact, type Service } from "@tend/core/contract";
 import { renderFinishScript } from "./render-finish-script.js";
 import { renderRunScript } from "./render-run-script.js";
 import { dependencyProblem, serviceDependencies } from "./service-dependencies.js";

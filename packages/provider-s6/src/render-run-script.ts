@@ -1,4 +1,4 @@
-import { MANAGED_HEADER, parseExec, shellQuote, type Service } from "@tend/core";
+import { MANAGED_HEADER, parseExec, shellQuote, type Service } from "@tend/core/contract";
 
 /**
  * The longrun's `run` script: the environment as quoted `export` lines, stderr joined to stdout

@@ -1,4 +1,4 @@
-import type { Command } from "@tend/core";
+import type { Command } from "@tend/core/contract";
 import { BUNDLE, CURRENT_DATABASE, LIVE_DIR } from "./s6-layout.js";
 
 /*

@@ -1,4 +1,4 @@
-import type { ProviderState } from "@tend/core";
+import type { ProviderState } from "@tend/core/contract";
 
 /*
  * What the provider keeps in tend's state file: the generation of the last compiled database, and

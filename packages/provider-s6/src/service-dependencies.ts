@@ -1,4 +1,4 @@
-import { NAME_PATTERN, type Service } from "@tend/core";
+import { NAME_PATTERN, type Service } from "@tend/core/contract";
 
 /**
  * The tend services a service orders itself after, from `after`: `"network"` is ignored (s6-rc

@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { liveServiceDir } from "./s6-layout.js";
 
 /** s6-linux-init's catch-all logger, where a longrun without its own logger writes. */

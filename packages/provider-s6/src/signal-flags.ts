@@ -1,4 +1,4 @@
-import type { Signal } from "@tend/core";
+import type { Signal } from "@tend/core/contract";
 
 /**
  * The s6-svc option that delivers each signal a service may name in `reloadSignal` (s6-svc(8):

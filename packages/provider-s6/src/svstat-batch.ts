@@ -1,4 +1,4 @@
-import type { Command } from "@tend/core";
+import type { Command } from "@tend/core/contract";
 
 /** The s6-svstat fields tend reads, in the order it asks for them. */
 export const SVSTAT_FIELDS = ["up", "wantedup", "normallyup", "ready", "pid", "exitcode", "signal", "updownsince", "updownfor"] as const;

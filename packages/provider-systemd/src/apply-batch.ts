@@ -1,4 +1,4 @@
-import type { ApplyContext, Operation, ResourceChange, Service, Timer } from "@tend/core";
+import type { ApplyContext, Operation, ResourceChange, Service, Timer } from "@tend/core/contract";
 import { holdGraphicalTarget } from "./default-target.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { resolveUnitName } from "./resolve-unit-name.js";

@@ -1,4 +1,4 @@
-import type { ApplyContext, Operation, ResourceChange } from "@tend/core";
+import type { ApplyContext, Operation, ResourceChange } from "@tend/core/contract";
 import { holdGraphicalTarget } from "./default-target.js";
 import { resolveUnitName } from "./resolve-unit-name.js";
 import { setEnabledOffline } from "./set-enabled-offline.js";

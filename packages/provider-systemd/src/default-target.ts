@@ -1,4 +1,4 @@
-import type { ApplyContext, ReadContext } from "@tend/core";
+import type { ApplyContext, ReadContext } from "@tend/core/contract";
 import { systemctl } from "./systemctl-command.js";
 
 export const GRAPHICAL_TARGET = "graphical.target";

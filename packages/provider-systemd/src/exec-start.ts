@@ -1,4 +1,4 @@
-import { parseExec } from "@tend/core";
+import { parseExec } from "@tend/core/contract";
 import { quoteCommandLine } from "./quote-command-line.js";
 
 /**

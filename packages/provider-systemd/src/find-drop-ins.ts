@@ -1,4 +1,4 @@
-import type { ReadContext } from "@tend/core";
+import type { ReadContext } from "@tend/core/contract";
 import { userUnitSearchPath } from "./unit-directories.js";
 
 /** Every folder a system manager reads units and drop-ins from, highest priority first. */

@@ -1,5 +1,5 @@
 import { basename, dirname, posix } from "node:path";
-import type { ReadContext } from "@tend/core";
+import type { ReadContext } from "@tend/core/contract";
 import { userUnitSearchPath } from "./unit-directories.js";
 import { templateOf } from "./unit-name.js";
 

@@ -1,4 +1,4 @@
-import type { RenderContext, Resource, Service } from "@tend/core";
+import type { RenderContext, Resource, Service } from "@tend/core/contract";
 import { afterUnits, RESTART } from "./render-service-unit.js";
 
 type Hatch = NonNullable<Service["systemd"]>;

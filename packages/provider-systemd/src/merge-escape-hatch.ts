@@ -1,4 +1,4 @@
-import type { Service } from "@tend/core";
+import type { Service } from "@tend/core/contract";
 import type { Directive, UnitSection } from "./unit-file.js";
 
 type Hatch = NonNullable<Service["systemd"]>;

@@ -1,4 +1,4 @@
-import { errors, type Observation, type ReadContext, type Resource, type Service, type Timer } from "@tend/core";
+import { errors, type Observation, type ReadContext, type Resource, type Service, type Timer } from "@tend/core/contract";
 import { GRAPHICAL_TARGET, readDefaultTarget } from "./default-target.js";
 import { enabledFromUnitFileState } from "./enabled-from-state.js";
 import { hatchDirectives } from "./merge-escape-hatch.js";

@@ -1,4 +1,4 @@
-import type { Observation, ReadContext } from "@tend/core";
+import type { Observation, ReadContext } from "@tend/core/contract";
 import { findUserUnitFile } from "./find-user-unit-file.js";
 import { parseInstallSection } from "./parse-install-section.js";
 

@@ -1,4 +1,4 @@
-import { errors, TendError, type ApplyContext, type Service, type Timer } from "@tend/core";
+import { errors, TendError, type ApplyContext, type Service, type Timer } from "@tend/core/contract";
 import { parseInstallSection } from "./parse-install-section.js";
 import { resolveUnitName } from "./resolve-unit-name.js";
 import { renderArtifacts } from "./render-artifacts.js";

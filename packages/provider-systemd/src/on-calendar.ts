@@ -1,4 +1,4 @@
-import type { Schedule } from "@tend/core";
+import type { Schedule } from "@tend/core/contract";
 
 /** systemd's week starts on Monday: `Sun..Tue` wraps, and is invalid. Indexed by cron's day (0 = Sunday). */
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

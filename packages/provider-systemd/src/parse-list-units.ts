@@ -1,4 +1,4 @@
-import { TendError } from "@tend/core";
+import { TendError } from "@tend/core/contract";
 
 /** A loaded unit as `systemctl list-units --all --output=json` reports it. */
 export interface LoadedUnit {

@@ -1,4 +1,4 @@
-import type { Probe, ReadContext, Resource } from "@tend/core";
+import type { Probe, ReadContext, Resource } from "@tend/core/contract";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { primaryUnit } from "./unit-name.js";

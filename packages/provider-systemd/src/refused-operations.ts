@@ -1,4 +1,4 @@
-import type { Observation, Operation, Resource } from "@tend/core";
+import type { Observation, Operation, Resource } from "@tend/core/contract";
 import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
 
 const TRUE = new Set(["1", "yes", "y", "true", "t", "on"]);

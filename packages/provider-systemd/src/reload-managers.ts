@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange } from "@tend/core";
+import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { managerDirectories } from "./unit-directories.js";

@@ -1,4 +1,4 @@
-import type { ApplyContext, ResourceChange, Service, Timer } from "@tend/core";
+import type { ApplyContext, ResourceChange, Service, Timer } from "@tend/core/contract";
 import { applyOffline } from "./apply-batch.js";
 import { releaseGraphicalTarget } from "./default-target.js";
 import { notStopped, removeChange } from "./remove-change.js";

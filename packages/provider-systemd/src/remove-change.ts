@@ -1,4 +1,4 @@
-import { errors, type ApplyContext, type ResourceChange } from "@tend/core";
+import { errors, type ApplyContext, type ResourceChange } from "@tend/core/contract";
 import { releaseGraphicalTarget } from "./default-target.js";
 import { resolveUnitName } from "./resolve-unit-name.js";
 import { parseListUnitFiles } from "./parse-list-unit-files.js";

@@ -1,4 +1,4 @@
-import type { Artifact, RenderContext, Resource } from "@tend/core";
+import type { Artifact, RenderContext, Resource } from "@tend/core/contract";
 import { renderServiceUnit } from "./render-service-unit.js";
 import { renderTimerUnits } from "./render-timer-units.js";
 import { unitDirectory } from "./unit-directories.js";

@@ -1,4 +1,4 @@
-import type { Service } from "@tend/core";
+import type { Service } from "@tend/core/contract";
 import { escapeTextValue } from "./escape-text-value.js";
 import { execStart } from "./exec-start.js";
 import { mergeEscapeHatch } from "./merge-escape-hatch.js";

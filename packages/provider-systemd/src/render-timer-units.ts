@@ -1,4 +1,4 @@
-import { parseSchedule, type Timer } from "@tend/core";
+import { parseSchedule, type Timer } from "@tend/core/contract";
 import { escapeTextValue } from "./escape-text-value.js";
 import { execStart } from "./exec-start.js";
 import { toOnCalendar } from "./on-calendar.js";

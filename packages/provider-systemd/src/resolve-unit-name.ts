@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { ApplyContext } from "@tend/core";
+import type { ApplyContext } from "@tend/core/contract";
 import { systemctl } from "./systemctl-command.js";
 import { managerDirectories, userUnitSearchPath } from "./unit-directories.js";
 

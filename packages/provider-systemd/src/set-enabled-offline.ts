@@ -1,4 +1,4 @@
-import type { ApplyContext, Service, Timer } from "@tend/core";
+import type { ApplyContext, Service, Timer } from "@tend/core/contract";
 import { linkUserUnitOffline, unlinkUserUnitOffline } from "./offline-user-links.js";
 import { resolveUnitName } from "./resolve-unit-name.js";
 import { systemctl } from "./systemctl-command.js";

@@ -1,4 +1,4 @@
-import { parseExec } from "@tend/core";
+import { parseExec } from "@tend/core/contract";
 
 /**
  * Whether `ExecReload=/bin/kill -s SIG $MAINPID` reaches the program `exec` names. systemd's main

@@ -1,4 +1,4 @@
-import { TendError, type Command, type ReadContext } from "@tend/core";
+import { TendError, type Command, type ReadContext } from "@tend/core/contract";
 import { processUid } from "./process-uid.js";
 
 /**

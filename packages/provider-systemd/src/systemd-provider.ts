@@ -1,4 +1,4 @@
-import { defineProvider } from "@tend/core";
+import { defineProvider } from "@tend/core/contract";
 import { applyBatch } from "./apply-batch.js";
 import { applyChange } from "./apply-change.js";
 import { checkResource } from "./check-resource.js";

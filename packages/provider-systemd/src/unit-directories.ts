@@ -1,4 +1,4 @@
-import type { RenderContext, Scope, Service, Timer } from "@tend/core";
+import type { RenderContext, Scope, Service, Timer } from "@tend/core/contract";
 
 /** Where tend writes a resource's units: `/etc/systemd/system`, or `~/.config/systemd/user`. */
 export function unitDirectory(resource: Service | Timer, ctx: RenderContext): string {

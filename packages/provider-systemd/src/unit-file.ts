@@ -1,4 +1,4 @@
-import { MANAGED_HEADER } from "@tend/core";
+import { MANAGED_HEADER } from "@tend/core/contract";
 
 /** One `Key=value` line, the value already in unit-file syntax. */
 export type Directive = readonly [key: string, value: string];

@@ -1,4 +1,4 @@
-import type { ReadContext, Resource } from "@tend/core";
+import type { ReadContext, Resource } from "@tend/core/contract";
 import { processUnit } from "./unit-name.js";
 
 const LINES = 20;

@@ -1,4 +1,4 @@
-import type { Service, Timer } from "@tend/core";
+import type { Service, Timer } from "@tend/core/contract";
 
 /** The unit types systemd knows; a distro service named with one of them is taken as written. */
 const UNIT_SUFFIXES = [".service", ".socket", ".target", ".device", ".mount", ".automount", ".swap", ".path", ".timer", ".slice", ".scope"];

@@ -1,4 +1,4 @@
-import type { Command, CommandResult } from "@tend/core";
+import type { Command, CommandResult } from "@tend/core/contract";
 import { RecordingRunner } from "@tend/testkit";
 
 interface FakeUnit {
