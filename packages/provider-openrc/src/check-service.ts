@@ -1,4 +1,4 @@
-import { errors, NAME_PATTERN, resourceKey, shellStaysInFront, type Resource, type TendError } from "@tend/core/contract";
+import { errors, NAME_PATTERN, resourceKey, signalReachesProgram, type Resource, type TendError } from "@tend/core/contract";
 import { reloadReachesShellError } from "./reload-reaches-shell-error.js";
 
 /**
@@ -76,7 +76,7 @@ export function checkService(resource: Resource): TendError[] {
     }
   }
   const exec = resource.exec;
-  if (resource.reloadSignal && exec !== undefined && shellStaysInFront(exec) && !/(^|[\s;&|({])trap\s/.test(exec)) {
+  if (resource.reloadSignal && exec !== undefined && !signalReachesProgram(exec, resource.reloadSignal)) {
     problems.push(reloadReachesShellError(ref, resource.reloadSignal));
   }
   return problems;

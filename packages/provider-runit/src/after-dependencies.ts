@@ -1,11 +1,8 @@
-import { shellQuote, type RenderContext, type Service } from "@tend/core/contract";
+import { afterServices, shellQuote, type RenderContext, type Service } from "@tend/core/contract";
 import { serviceLayout } from "./service-layout.js";
 
-/** `after` entries runit orders on: other tend services. `network` is ignored; targets fail plan. */
-export function afterServices(service: Service): string[] {
-  const names = (service.after ?? []).filter((entry) => entry !== "network" && !entry.endsWith(".target"));
-  return [...new Set(names)];
-}
+/** `after` entries runit orders on: other tend services (core's afterServices). `network` is ignored; targets fail plan. */
+export { afterServices };
 
 /**
  * Shell lines that end a script with `onFailure` unless every service this one runs after is up:

@@ -1,6 +1,5 @@
-import { errors, NAME_PATTERN, type Resource, type TendError } from "@tend/core/contract";
+import { errors, NAME_PATTERN, type Resource, type TendError, signalReachesProgram } from "@tend/core/contract";
 import { afterServices } from "./after-dependencies.js";
-import { signalMissesProgram } from "./signal-misses-program.js";
 import { SV_SIGNALS, svSignalCommand } from "./sv-signal-command.js";
 
 /**
@@ -19,7 +18,10 @@ export function checkService(resource: Resource): TendError[] {
       }),
     );
   }
-  const missed = resource.reloadSignal !== undefined && resource.exec !== undefined ? signalMissesProgram(resource.exec, resource.reloadSignal) : undefined;
+  const missed =
+    resource.reloadSignal !== undefined && resource.exec !== undefined && !signalReachesProgram(resource.exec, resource.reloadSignal)
+      ? `\`exec\` is shell syntax that runs as \`/bin/sh -c\` without handing over to its last command (a pipeline, a background job or a compound command last), so sv would send ${resource.reloadSignal} to that shell, which would end, and runsv would restart the service instead of reloading it`
+      : undefined;
   if (missed) {
     problems.push(
       errors.invalidField(ref, "reloadSignal", missed, {

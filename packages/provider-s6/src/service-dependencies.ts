@@ -1,4 +1,4 @@
-import { NAME_PATTERN, type Service } from "@tend/core/contract";
+import { afterServices, NAME_PATTERN, type Service } from "@tend/core/contract";
 
 /**
  * The tend services a service orders itself after, from `after`: `"network"` is ignored (s6-rc
@@ -6,8 +6,7 @@ import { NAME_PATTERN, type Service } from "@tend/core/contract";
  * error; every other entry names another tend service.
  */
 export function serviceDependencies(service: Service): string[] {
-  const names = (service.after ?? []).filter((entry) => entry !== "network" && !entry.endsWith(".target"));
-  return [...new Set(names)].sort();
+  return afterServices(service).sort();
 }
 
 /** Why an `after` entry cannot be a dependency file name, or undefined when it can. */

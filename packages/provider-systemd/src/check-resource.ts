@@ -1,5 +1,4 @@
-import { errors, TendError, type RenderContext, type Resource, type Service } from "@tend/core/contract";
-import { signalReachesProgram } from "./signal-reaches-program.js";
+import { errors, TendError, type RenderContext, type Resource, type Service, signalReachesProgram } from "@tend/core/contract";
 import { hatchDirectives, hatchValues } from "./merge-escape-hatch.js";
 import { primaryUnit, tendUnitName } from "./unit-name.js";
 

@@ -20,7 +20,7 @@ export { TendError, TendErrors, type ErrorLocation, type TendErrorOptions } from
 export { CORE_ERROR_CODES, type CoreErrorCode, type TendErrorCode } from "../errors/error-codes.js";
 export { errors, moreErrors } from "../errors/catalogue.js";
 
-export { parseExec, shellStaysInFront, type ExecLine } from "../model/exec-line.js";
+export { parseExec, shellStaysInFront, signalReachesProgram, type ExecLine } from "../model/exec-line.js";
 export { shellQuote } from "../model/shell-quote.js";
 export { parseSchedule, type Schedule, type ScheduleField } from "../schedule/parse-schedule.js";
 export { nextFirings } from "../schedule/next-firings.js";

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { execProblem, parseExec, shellStaysInFront } from "./exec-line.js";
+import { execProblem, parseExec, shellStaysInFront, signalReachesProgram } from "./exec-line.js";
 import { shellQuote } from "./shell-quote.js";
 import { execLastCommand, shellWords } from "./shell-words.js";
 
@@ -113,5 +113,16 @@ describe("execProblem", () => {
 describe("shellQuote", () => {
   it.each(["plain", "", "a b", "$(id)", "`id`", "it's", "back\\slash", "%F", "tab\there", "ünï"])("round-trips %j through sh", (value) => {
     expect(execFileSync("/bin/sh", ["-c", `printf %s ${shellQuote(value)}`], { encoding: "utf8" })).toBe(value);
+  });
+});
+
+describe("signalReachesProgram", () => {
+  it("is true where the supervised process is the program, or a script that traps the signal", () => {
+    expect(signalReachesProgram("/opt/x --y", "HUP")).toBe(true);
+    expect(signalReachesProgram("cd /srv && ./run", "HUP")).toBe(true);
+    expect(signalReachesProgram("cd /srv && exec ./run | tee log", "HUP")).toBe(false);
+    expect(signalReachesProgram("/opt/a | /opt/b", "HUP")).toBe(false);
+    expect(signalReachesProgram("trap 'reload' HUP; while :; do sleep 1; done", "HUP")).toBe(true);
+    expect(signalReachesProgram("trap 'reload' USR1; while :; do sleep 1; done", "HUP")).toBe(false);
   });
 });

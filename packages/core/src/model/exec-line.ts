@@ -34,6 +34,18 @@ export function shellStaysInFront(exec: string): boolean {
   return line.kind === "shell" && line.argv[2] === line.script && !endsInExec(line.script);
 }
 
+/**
+ * Whether a signal sent to the process an init supervises for `exec` reaches the program: yes
+ * for a simple command and for shell syntax whose last command the shell `exec`s; for a shell
+ * left in front (a pipeline, a background job, a builtin or compound command last), only when
+ * its script traps that signal itself and so is the program. Otherwise the shell would die of
+ * the signal and the init restart it: a reload would become a restart.
+ */
+export function signalReachesProgram(exec: string, signal: string): boolean {
+  if (!shellStaysInFront(exec)) return true;
+  return new RegExp(`(^|[;&|(){}\\s])trap\\s[^\\n]*\\b(SIG)?${signal}\\b`).test(exec);
+}
+
 /** Why an exec line cannot run the same on every init, or undefined when it can. */
 export function execProblem(exec: string): string | undefined {
   const read = shellWords(exec.trim());
