@@ -2,7 +2,7 @@
 import { errors } from "@tend/core/contract";
 import { programName } from "./program-names.js";
 import { readStatus } from "./read-status.js";
-import { failureOf, lastLines, outcomesByName, supervisorctl } from "./supervisorctl.js";
+import { deadlineFor, failureOf, lastLines, outcomesByName, supervisorctl } from "./supervisorctl.js";
 
 /** @typedef {import("@tend/core/contract").ApplyContext} ApplyContext */
 /** @typedef {import("@tend/core/contract").ResourceChange<"service">} ServiceChange */
@@ -59,7 +59,7 @@ export async function applyPrograms(/** @type {ServiceChange[]} */ changes, /** 
   }
   const run = async (/** @type {string[]} */ args, /** @type {string[]} */ names, /** @type {string[]} */ benign) => {
     if (names.length === 0) return;
-    const result = await supervisorctl(ctx, [...args, ...names]);
+    const result = await supervisorctl(ctx, [...args, ...names], deadlineFor(names.length));
     for (const name of names) {
       const failure = failureOf(result, name, benign);
       if (failure) failures.set(keyOf.get(name) ?? name, failure);
@@ -86,7 +86,7 @@ async function loadPrograms(/** @type {ServiceChange[]} */ changes, /** @type {A
   /** @type {Set<string>} */
   const fresh = new Set();
   if (changes.length === 0) return fresh;
-  const result = await supervisorctl(ctx, ["update", ...changes.map((change) => programName(change.resource.name))]);
+  const result = await supervisorctl(ctx, ["update", ...changes.map((change) => programName(change.resource.name))], deadlineFor(changes.length));
   const outcomes = outcomesByName(result.stdout);
   const failedAsAWhole = result.exitCode !== 0 && outcomes.size === 0;
   for (const change of changes) {

@@ -26,6 +26,7 @@ describe("applyPrograms", () => {
     const { failures, lines } = await applied([change(web, ["enable", "start"]), change(worker, ["enable", "start"])], runner);
     expect(lines).toEqual([`${CTL} update tend-web tend-worker`]);
     expect(failures.size).toBe(0);
+    expect(runner.calls[0]?.timeoutMs, "15 s more for each program supervisorctl waits on").toBe(60_000);
   });
 
   it("lets update restart a changed program, and restarts one whose file supervisord already had", async () => {

@@ -1,7 +1,7 @@
 // @ts-check
 import { errors, TendErrors } from "@tend/core/contract";
 import { programName } from "./program-names.js";
-import { failureOf, lastLines, outcomesByName, supervisorctl } from "./supervisorctl.js";
+import { deadlineFor, failureOf, lastLines, outcomesByName, supervisorctl } from "./supervisorctl.js";
 
 /** @typedef {import("@tend/core/contract").ApplyContext} ApplyContext */
 /** @typedef {import("@tend/core/contract").ResourceChange<"service">} ServiceChange */
@@ -15,7 +15,7 @@ export async function stopPrograms(/** @type {ServiceChange[]} */ changes, /** @
   /** @type {Map<string, unknown>} */
   const failures = new Map();
   if (ctx.offline || changes.length === 0) return failures;
-  const result = await supervisorctl(ctx, ["stop", ...changes.map((change) => programName(change.resource.name))]);
+  const result = await supervisorctl(ctx, ["stop", ...changes.map((change) => programName(change.resource.name))], deadlineFor(changes.length));
   for (const change of changes) {
     const failure = failureOf(result, programName(change.resource.name), ["not running", "no such process"]);
     if (failure) failures.set(change.key, failure);
@@ -30,7 +30,7 @@ export async function stopPrograms(/** @type {ServiceChange[]} */ changes, /** @
 export async function unloadRemoved(/** @type {ServiceChange[]} */ changes, /** @type {string[]} */ _paths, /** @type {ApplyContext} */ ctx) {
   const names = changes.filter((change) => change.action === "remove").map((change) => programName(change.resource.name));
   if (ctx.offline || names.length === 0) return;
-  const result = await supervisorctl(ctx, ["update", ...names]);
+  const result = await supervisorctl(ctx, ["update", ...names], deadlineFor(names.length));
   const outcomes = outcomesByName(result.stdout);
   const problems = names.flatMap((name) => {
     const lines = outcomes.get(name) ?? [];

@@ -3,7 +3,6 @@ import { TendError, errors } from "@tend/core/contract";
 import { SUPERVISORD_CONF } from "./program-names.js";
 
 /** @typedef {import("@tend/core/contract").ReadContext} ReadContext */
-/** @typedef {import("@tend/core/contract").CommandResult} CommandResult */
 
 /**
  * Runs `supervisorctl -c /etc/supervisor/supervisord.conf ARGS` (the explicit configuration, as
@@ -15,6 +14,14 @@ export async function supervisorctl(/** @type {ReadContext} */ ctx, /** @type {s
   const argv = ["supervisorctl", "-c", SUPERVISORD_CONF, ...args];
   const result = await ctx.run.run({ argv, okCodes: "any", timeoutMs });
   return { argv, ...result };
+}
+
+/**
+ * A deadline for a call that acts on `count` programs one after another: supervisorctl waits for
+ * each to start (`startsecs`) or to stop (up to `stopwaitsecs`, 10 s, before a kill).
+ */
+export function deadlineFor(/** @type {number} */ count) {
+  return 30_000 + count * 15_000;
 }
 
 /**
