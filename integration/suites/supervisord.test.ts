@@ -132,7 +132,7 @@ describe("tend-provider-supervisord from packed tarballs, on supervisord as PID 
   it("plans nothing on a second run", async () => {
     expect(await plan(0)).toContain("0 to add, 0 to change, 0 to remove");
     const observed = JSON.parse(await installedTend(host, ["observe", "-f", SPEC, "service:web", "service:parked", "--json"]));
-    expect(observed).toMatchObject([
+    expect(observed.result.resources).toMatchObject([
       { key: "service:web", exists: true, state: "running", enabled: true },
       { key: "service:parked", exists: true, state: "stopped", enabled: true },
     ]);
