@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "integration/fixtures/**/*.test.ts", "repo-checks/**/*.test.ts"],
+          include: ["packages/*/src/**/*.test.ts", "integration/fixtures/**/*.test.ts", "examples/**/*.test.ts", "repo-checks/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },

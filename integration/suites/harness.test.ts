@@ -18,6 +18,7 @@ const PID_1: Record<HostImageName, string> = {
   cron: "runsvdir",
   dinit: "dinit",
   s6rc: "s6-svscan",
+  supervisord: "supervisord",
 };
 
 /** A check only the init of that host can pass. */
@@ -72,6 +73,14 @@ const INIT_CHECKS: Record<HostImageName, { what: string; check: (host: TestHost)
       expect((await host.sh("s6-rc-db -l /run/s6-rc type tend")).stdout.trim()).toBe("bundle");
       expect((await host.sh("readlink /etc/s6/db/current")).stdout.trim()).toBe("initial");
       await startS6Service(host);
+    },
+  },
+  supervisord: {
+    what: "supervisord loads and starts a program from /etc/supervisor/conf.d",
+    check: async (host) => {
+      await host.writeFile("/etc/supervisor/conf.d/probe.conf", "[program:probe]\ncommand=/bin/sleep 1000\n");
+      expect(await host.mustExec(["supervisorctl", "update", "probe"])).toBe("probe: added process group\n");
+      await host.waitFor(async () => (await host.exec(["supervisorctl", "status", "probe"])).stdout.includes("RUNNING"), { what: "the probe program to run" });
     },
   },
 };

@@ -1,5 +1,5 @@
 /** Every host the harness can start, one image (and one init) each. */
-export const HOST_IMAGES = ["systemd", "runit", "openrc", "s6", "cron", "dinit", "s6rc"] as const;
+export const HOST_IMAGES = ["systemd", "runit", "openrc", "s6", "cron", "dinit", "s6rc", "supervisord"] as const;
 
 export type HostImageName = (typeof HOST_IMAGES)[number];
 
@@ -69,6 +69,16 @@ systemctl is-active --quiet user@1000.service`,
     capabilities: [],
     ready: `[ -e /run/tend-it-booted ]`,
     status: `s6-rc -l /run/s6-rc -a list; ${s6Status}`,
+  },
+  supervisord: {
+    parent: "base",
+    capabilities: [],
+    // supervisorctl status exits 0 when every program runs and 3 when one does not (LSB's codes).
+    ready: `[ "$(cat /proc/1/comm)" = supervisord ] || exit 1
+supervisorctl status >/dev/null
+status=$?
+[ $status -eq 0 ] || [ $status -eq 3 ]`,
+    status: "supervisorctl status; tail -n 100 /var/log/supervisor/supervisord.log",
   },
 };
 

@@ -21,9 +21,9 @@ export interface StartHostOptions {
  * Boots a container of the image `name` into its init and waits until the init is really up
  * (systemd: running or degraded, alice's manager active; runit: runsvdir supervising; OpenRC: the
  * default runlevel started; s6: s6-svscan listening; dinit: `boot` started; s6-rc: the live state
- * initialised). The container has no network but loopback (`--network none`); node is mounted at
- * /usr/local/bin/node and the tend checkout read-only at /opt/tend. Builds the image first if it
- * is missing. A host that does not boot is removed and the error carries its logs.
+ * initialised; supervisord: supervisorctl answering). The container has no network but loopback
+ * (`--network none`); node is mounted at /usr/local/bin/node and the tend checkout read-only at
+ * /opt/tend. Builds the image first if it is missing. A host that does not boot is removed and the error carries its logs.
  */
 export async function startHost(name: HostImageName, options: StartHostOptions = {}): Promise<TestHost> {
   if (!isHostImageName(name)) throw new Error(`unknown host image ${JSON.stringify(name)}`);
