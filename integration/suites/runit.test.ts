@@ -82,7 +82,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
   it("plans nothing on a second run", async () => {
     expect(await plan(0)).toContain("0 to add, 0 to change, 0 to remove");
     const observed = await host.expectTend(["observe", "-f", SPEC, "service:web", "--json"]);
-    expect(JSON.parse(observed)).toMatchObject([{ key: "service:web", exists: true, state: "running", enabled: true }]);
+    expect(JSON.parse(observed).result.resources).toMatchObject([{ key: "service:web", exists: true, state: "running", enabled: true }]);
   });
 
   it('restart = "always": runsv runs a killed process again', async () => {
@@ -207,7 +207,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await missing("/etc/sv/tend-idle/down")).toBe(true);
       expect(await svStatus("/etc/sv/tend-idle")).toMatch(/^down: \/etc\/sv\/tend-idle: \d+s, normally up; run: log: /);
       expect(await missing("/var/tmp/demo-idle")).toBe(true); // not even once
-      const observed = JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "service:idle", "--json"]));
+      const observed = JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "service:idle", "--json"])).result.resources;
       expect(observed).toMatchObject([
         { key: "service:off", state: "running", enabled: false },
         { key: "service:idle", state: "stopped", enabled: true },
@@ -218,7 +218,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     it("flips enabled by the down file alone", async () => {
       await apply([...BASE, OFF.replace("enabled: false", "enabled: true"), IDLE]);
       expect(await missing("/etc/sv/tend-off/down")).toBe(true);
-      expect(JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "--json"]))).toMatchObject([{ state: "running", enabled: true }]);
+      expect(JSON.parse(await host.expectTend(["observe", "-f", SPEC, "service:off", "--json"])).result.resources).toMatchObject([{ state: "running", enabled: true }]);
       await plan(0);
       await apply(BASE);
       expect(await missing("/etc/sv/tend-off")).toBe(true);

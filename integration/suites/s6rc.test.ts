@@ -103,7 +103,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     expect(await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 0 })).toContain("0 to add, 0 to change, 0 to remove");
     const result = await host.tend(["observe", "-f", SPEC, "--json"]);
     expect(result.exitCode).toBe(0);
-    const observed = JSON.parse(result.stdout) as {
+    const observed = (JSON.parse(result.stdout) as { result: { resources: unknown } }).result.resources as {
       key: string;
       exists: boolean;
       state?: string;
