@@ -56,7 +56,10 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
     line = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const hint = error.suggestion ? `did you mean \`${error.suggestion}\`? (tend --help lists the commands and flags)` : "tend --help lists the commands and flags";
+    const { closest } = await import("@tend/core/contract");
+    const likely = error.typo && closest(error.typo.word, error.typo.candidates);
+    const suggestion = likely && (error.typo?.format ? error.typo.format(likely) : likely);
+    const hint = suggestion ? `did you mean \`${suggestion}\`? (tend --help lists the commands and flags)` : "tend --help lists the commands and flags";
     diagnostics.push({ code: "TEND_USAGE", severity: "error", message: error.message, hint });
     if (!json) {
       const paint = paintFor(colourWanted(streams.stderr, undefined, env));

@@ -1,4 +1,3 @@
-import { closest } from "./suggest.js";
 import { COMMANDS, FLAGS, GLOBAL, type CommandName, type Flag } from "./flags.js";
 
 export { COMMANDS, type CommandName } from "./flags.js";
@@ -27,7 +26,8 @@ export interface CommandLine {
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly suggestion?: string,
+    /** What was typed, and what it could have been: the closest is suggested ("did you mean"). */
+    readonly typo?: { word: string; candidates: readonly string[]; format?: (word: string) => string },
   ) {
     super(message);
   }
@@ -44,8 +44,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   let command: CommandName = "help";
   if (first !== undefined) {
     if (!(COMMANDS as readonly string[]).includes(first)) {
-      const likely = closest(first, COMMANDS);
-      throw new UsageError(`unknown command \`${first}\``, likely && `tend ${likely}`);
+      throw new UsageError(`unknown command \`${first}\``, { word: first, candidates: COMMANDS, format: (word) => `tend ${word}` });
     }
     command = first as CommandName;
   }
@@ -120,10 +119,9 @@ function splitInline(text: string): [string, string | undefined] {
 }
 
 function unknownFlag(arg: string, raw: string, command: CommandName, flags: Flag[]): UsageError {
-  if (!arg.startsWith("--") && (raw === "v" || raw === "version")) return new UsageError(`unknown flag \`${arg}\``, "--version");
+  if (!arg.startsWith("--") && raw === "version") return new UsageError(`unknown flag \`${arg}\``, { word: "--version", candidates: ["--version"] });
   const owner = (Object.keys(FLAGS) as CommandName[]).find((other) => other !== command && FLAGS[other].some((f) => f.name === raw));
   if (owner) return new UsageError(`\`${arg}\` is a flag of \`tend ${owner}\`, not of \`tend ${command}\``);
   const names = flags.map((f) => `--${f.name}`);
-  const likely = closest(arg.startsWith("--") ? arg : `--${raw}`, names);
-  return new UsageError(`unknown flag \`${arg}\` for \`tend ${command}\``, likely);
+  return new UsageError(`unknown flag \`${arg}\` for \`tend ${command}\``, { word: arg.startsWith("--") ? arg : `--${raw}`, candidates: names });
 }
