@@ -37,6 +37,8 @@ export interface SessionOptions extends HostOptions {
   runner?: Runner;
   /** Where tend itself is installed (discovery's second starting point). */
   toolDir?: string;
+  /** How to install a missing provider the way tend itself was installed; default `npm install --global`. */
+  installCommand?: (pkg: string) => string;
   log?: (line: string) => void;
 }
 
@@ -81,6 +83,7 @@ export class Session {
     const file = findSpec(options.spec, options.cwd);
     const opened = await openSpec(file);
     const registry = Session.discover(opened, options.toolDir);
+    if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
     const spec = await opened.build(host.facts);
     return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
