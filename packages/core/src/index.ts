@@ -4,10 +4,10 @@
  * only, which this entry re-exports.
  */
 export * from "./contract/index.js";
-export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema } from "./model/resource-schema.js";
+export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema, PackageSchema } from "./model/resource-schema.js";
 export { ExecaRunner } from "./runner/execa-runner.js";
 export { LocalHostFiles, type PathContent } from "./files/host-files.js";
-export { service, timer, file, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
+export { service, timer, file, pkg, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
 export { validateSpec, dependenciesOf, type Locate } from "./model/validate-spec.js";
 export { detectInit, parseInit } from "./host/detect-init.js";
 export { resolveHost, type Host, type HostOptions } from "./host/host-facts.js";

@@ -95,6 +95,8 @@ function summaryOf(resource: Resource): string {
       return `${resource.schedule}  ${resource.exec}`;
     case "file":
       return resource.path;
+    case "package":
+      return resource.version ?? resource.state ?? "present";
   }
 }
 

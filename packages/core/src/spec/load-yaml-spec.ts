@@ -9,7 +9,7 @@ export interface RawSpec {
   locate: Locate;
 }
 
-const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file" };
+const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file", package: "package" };
 
 /** Reads `tend.yaml`: one resource per document, Datum-style (`tend: v1alpha1`, `type: Service`). */
 export async function loadYamlSpec(file: string): Promise<RawSpec> {
