@@ -20,7 +20,7 @@ import { unloadJob } from "./unload-job.js";
  */
 export async function applyJob(change: ResourceChange, ctx: ApplyContext): Promise<void> {
   const resource = change.resource;
-  if (resource.type === "file") return;
+  if (resource.type === "file" || resource.type === "package") return;
   const ops = new Set(change.ops);
   if (ctx.offline) {
     if (ops.has("disable")) ctx.log(`${change.key}: not disabled: launchd keeps its boot overrides outside the image, so the job loads at boot`);

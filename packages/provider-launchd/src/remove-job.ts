@@ -9,7 +9,7 @@ import { unloadJob } from "./unload-job.js";
  */
 export async function removeJob(change: ResourceChange, ctx: ApplyContext): Promise<void> {
   const resource = change.resource;
-  if (resource.type === "file" || ctx.offline) return;
+  if (resource.type === "file" || resource.type === "package" || ctx.offline) return;
   const job = launchdJob(resource, ctx.scope, ctx.host);
   await unloadJob(job, ctx, { wait: false });
   ctx.log(`${change.key}: booted out ${job.target}`);

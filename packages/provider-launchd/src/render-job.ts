@@ -17,7 +17,7 @@ export function jobPlist(resource: JobResource): PlistDict {
  * belongs to its user (the core's default in a user scope).
  */
 export function renderJob(resource: Resource, ctx: RenderContext): Artifact[] {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const artifact: Artifact = { path: jobPath(resource, ctx.scope, ctx.host), content: serializePlist(jobPlist(resource)), mode: 0o644 };
   if (!resource.user) {
     artifact.owner = "root";
