@@ -20,6 +20,11 @@ export interface Observation {
    * foreign systemd drop-in overriding a unit tend wrote. Unlike drift, apply does not act on them.
    */
   warnings?: string[];
+  /**
+   * The version installed (a package), recorded in the state after each apply: a later plan that
+   * sees another version restarts the services whose `restartOn` lists the resource.
+   */
+  version?: string;
   /** Anything else worth showing in `tend observe` (pid, sub-state, restarts). */
   details?: Record<string, string | number | boolean>;
 }

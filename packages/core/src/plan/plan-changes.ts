@@ -131,6 +131,8 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
   if (resource.type === "timer") planTimer(observation, filesChanged, ops);
   if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, problems);
+  const moved = versionMove(key, record?.version, observation?.version);
+  if (moved) reasons.push(moved);
   for (const op of record?.pending ?? []) {
     if (!ops.has(op)) {
       ops.add(op);
@@ -144,7 +146,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
   entry.reasons = reasons;
   if (!record) entry.action = "add";
-  else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
+  else if (moved || entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
     entry.action = "change";
   }
   return entry;
@@ -277,9 +279,20 @@ function planTriggers(
     for (const ref of service[field] ?? []) {
       const trigger = planned.get(canonicalReference(ref)!);
       if (!trigger || trigger.action === "none") continue;
-      reasons.push(`${trigger.key} changed, ${field} matched`);
+      const moved = trigger.resource.type === "package" ? trigger.reasons.find((r) => r.startsWith(`${trigger.key} `)) : undefined;
+      reasons.push(moved ?? `${trigger.key} changed, ${field} matched`);
       if (op === "reload" && observation?.state !== "running") continue;
       ops.add(op);
     }
   }
+}
+
+/**
+ * `package:nginx upgraded 1.2 → 1.3` when the version the host has installed is not the one the
+ * state recorded at the last apply (an upgrade done outside tend), else undefined.
+ */
+function versionMove(key: string, recorded: string | undefined, observed: string | undefined): string | undefined {
+  if (recorded === undefined || observed === undefined || recorded === observed) return undefined;
+  const newer = observed.localeCompare(recorded, "en", { numeric: true }) > 0;
+  return `${key} ${newer ? "upgraded" : "downgraded"} ${recorded} → ${observed}`;
 }

@@ -21,6 +21,8 @@ export interface RecordedResource {
   resource: Resource;
   provider: string;
   artifacts: RecordedArtifact[];
+  /** The version the host had installed when tend last applied it (a package), from its observation. */
+  version?: string;
   /** Operations an apply set out to do and has not finished (the journal a rerun resumes). */
   pending?: Operation[];
 }
