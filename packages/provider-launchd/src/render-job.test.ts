@@ -169,9 +169,16 @@ describe("timers", () => {
     expect(parsed.EnvironmentVariables).toEqual({ TZ: "Europe/Berlin" });
   });
 
-  it("every minute (* * * * *) has no calendar key to write: StartInterval = 60", async () => {
+  it("every minute (* * * * *) is one empty calendar entry (every key a wildcard), never StartInterval, which counts from load", async () => {
     const artifact = only(timer({ name: "tick", exec: "/usr/local/bin/tick", schedule: "* * * * *" }));
     await expect(artifact.content).toMatchFileSnapshot("./__golden__/timer-tick.plist");
-    expect(plist.parse(artifact.content)).toEqual({ Label: "tend.tick", ProgramArguments: ["/usr/local/bin/tick"], StartInterval: 60 });
+    expect(artifact.content).toContain("<key>StartCalendarInterval</key>\n\t<array>\n\t\t<dict/>\n\t</array>");
+    expect(plist.parse(artifact.content)).toEqual({ Label: "tend.tick", ProgramArguments: ["/usr/local/bin/tick"], StartCalendarInterval: [{}] });
+  });
+
+  it.each(["* * * * *", "*/1 * * * *", "0-59 * * * *", "@hourly", "*/5 * * * *", "0 9-17 * * 1-5"])("%s is written as StartCalendarInterval entries only", (schedule) => {
+    const parsed = plist.parse(only(timer({ name: "t", exec: "/bin/t", schedule })).content) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["Label", "ProgramArguments", "StartCalendarInterval"]);
+    expect(Array.isArray(parsed.StartCalendarInterval)).toBe(true);
   });
 });
