@@ -1,5 +1,8 @@
-import { checkCapabilities, ServiceSchema, type Resource } from "@tend/core";
-import { describeConformance, writeHostTree } from "@tend/testkit";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyPlan, checkCapabilities, formatPlan, ProviderRegistry, ServiceSchema, Session, validateSpec, type Resource } from "@tend/core";
+import { describeConformance, RecordingRunner, renderContext, writeHostTree } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
@@ -35,5 +38,52 @@ describe("the launchd provider's declared capabilities, through the core's capab
 
   it("displayManager is not something launchd has", () => {
     expect(capabilityErrors(service({ name: "gdm", exec: "/bin/gdm", displayManager: true }))).toHaveLength(1);
+  });
+});
+
+describe("the plists tend wrote and lost track of", () => {
+  it("names LaunchDaemons (system) and the user's LaunchAgents, `tend.*`, as its own", () => {
+    expect(provider.managedFolders?.(renderContext({ init: "launchd" }))).toEqual([{ dir: "/Library/LaunchDaemons", prefix: "tend." }]);
+    expect(provider.managedFolders?.(renderContext({ init: "launchd", scope: "user" }))).toEqual([{ dir: "/home/alice/Library/LaunchAgents", prefix: "tend." }]);
+  });
+
+  async function session(root: string, resources: unknown[]) {
+    const registry = new ProviderRegistry([]);
+    registry.register(provider);
+    return Session.fromParts({
+      host: { facts: { name: "testhost", init: "launchd", os: "darwin", arch: "arm64", user: "root", home: "/var/root" }, scope: { kind: "system" } },
+      spec: { file: join(root, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] },
+      registry,
+      root,
+      offline: true,
+      runner: new RecordingRunner(),
+    });
+  }
+
+  it("after a lost state, a plist carrying the header is an orphan (apply --adopt takes it back), not an admin's file in the way", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tend-launchd-"));
+    await writeHostTree(root, { "etc/group": "wheel:*:0:root\n", "etc/passwd": "root:*:0:0::/var/root:/bin/sh\n" });
+    const web = { type: "service", name: "web", exec: "/opt/web/bin/server", restart: "always" };
+    const first = await session(root, [web]);
+    const built = await first.buildPlan();
+    expect((await applyPlan(first, built.plan, built.state, built.assigned)).failures).toEqual([]);
+    expect((await readFile(join(root, "Library/LaunchDaemons/tend.web.plist"), "utf8")).split("\n")[2]).toBe("<!-- Managed by tend. Edits are overwritten on the next apply. -->");
+
+    await rm(join(root, "var/lib/tend/state.json"));
+    const declared = (await (await session(root, [web])).buildPlan()).plan;
+    expect(declared.entries[0]).toMatchObject({ orphans: ["/Library/LaunchDaemons/tend.web.plist"], conflicts: [] });
+    expect(formatPlan(declared)).toContain("orphan: /Library/LaunchDaemons/tend.web.plist carries tend's header");
+    const forgotten = (await (await session(root, [])).buildPlan()).plan;
+    expect(forgotten.warnings).toEqual([expect.stringContaining("orphan: /Library/LaunchDaemons/tend.web.plist carries tend's header, but no state records it")]);
+    const adopting = await session(root, [web]);
+    const adopt = await adopting.buildPlan({ adopt: true });
+    expect((await applyPlan(adopting, adopt.plan, adopt.state, adopt.assigned, { adopt: true })).failures).toEqual([]);
+    expect((await (await session(root, [web])).buildPlan()).plan.entries.map((e) => e.action)).toEqual(["none"]);
+
+    // The admin's own plist at a tend path, without the header, stays a conflict.
+    await rm(join(root, "var/lib/tend/state.json"));
+    await writeFile(join(root, "Library/LaunchDaemons/tend.web.plist"), (await readFile(join(root, "Library/LaunchDaemons/tend.web.plist"), "utf8")).replace(/<!--.*-->\n/, ""));
+    const admins = (await (await session(root, [web])).buildPlan()).plan;
+    expect(admins.entries[0]).toMatchObject({ orphans: [], conflicts: ["/Library/LaunchDaemons/tend.web.plist"] });
   });
 });

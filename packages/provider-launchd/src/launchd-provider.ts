@@ -2,6 +2,7 @@ import { defineProvider } from "@tend/core/contract";
 import { applyJob } from "./apply-job.js";
 import { checkJob } from "./check-job.js";
 import { jobLogs } from "./job-logs.js";
+import { managedFolders } from "./managed-folders.js";
 import { observeJobs } from "./observe-jobs.js";
 import { probeJobs } from "./probe-jobs.js";
 import { removeJob } from "./remove-job.js";
@@ -33,6 +34,7 @@ export const launchdProvider = defineProvider({
   observe: observeJobs,
   apply: applyJob,
   remove: removeJob,
+  managedFolders,
   probe: probeJobs,
   logs: jobLogs,
 });

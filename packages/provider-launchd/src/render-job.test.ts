@@ -1,4 +1,4 @@
-import { ServiceSchema, TimerSchema, type Service, type Timer } from "@tend/core";
+import { carriesManagedHeader, ServiceSchema, TimerSchema, type Service, type Timer } from "@tend/core";
 import { renderContext } from "@tend/testkit";
 import plist from "plist";
 import { describe, expect, it } from "vitest";
@@ -112,6 +112,17 @@ describe("services: the seed's examples", () => {
       LowPriorityIO: true,
       ExitTimeOut: 2.5,
     });
+  });
+});
+
+describe("the managed header", () => {
+  it("every plist carries it as an XML comment on its third line, which core recognises and a plist parser skips", () => {
+    for (const resource of [service({ name: "web", exec: "/opt/web" }), service({ name: "agent", exec: "/opt/agent", user: true }), timer({ name: "t", exec: "/bin/t", schedule: "@daily" })]) {
+      const { content } = only(resource);
+      expect(content.split("\n")[2]).toBe("<!-- Managed by tend. Edits are overwritten on the next apply. -->");
+      expect(carriesManagedHeader(content)).toBe(true);
+      expect(plist.parse(content)).toMatchObject({ Label: `tend.${resource.name}` });
+    }
   });
 });
 
