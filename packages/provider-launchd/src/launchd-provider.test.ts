@@ -41,24 +41,25 @@ describe("the launchd provider's declared capabilities, through the core's capab
   });
 });
 
+/** A session applying into an image root on a launchd host. */
+async function session(root: string, resources: unknown[]) {
+  const registry = new ProviderRegistry([]);
+  registry.register(provider);
+  return Session.fromParts({
+    host: { facts: { name: "testhost", init: "launchd", os: "darwin", arch: "arm64", user: "root", home: "/var/root" }, scope: { kind: "system" } },
+    spec: { file: join(root, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] },
+    registry,
+    root,
+    offline: true,
+    runner: new RecordingRunner(),
+  });
+}
+
 describe("the plists tend wrote and lost track of", () => {
   it("names LaunchDaemons (system) and the user's LaunchAgents, `tend.*`, as its own", () => {
     expect(provider.managedFolders?.(renderContext({ init: "launchd" }))).toEqual([{ dir: "/Library/LaunchDaemons", prefix: "tend." }]);
     expect(provider.managedFolders?.(renderContext({ init: "launchd", scope: "user" }))).toEqual([{ dir: "/home/alice/Library/LaunchAgents", prefix: "tend." }]);
   });
-
-  async function session(root: string, resources: unknown[]) {
-    const registry = new ProviderRegistry([]);
-    registry.register(provider);
-    return Session.fromParts({
-      host: { facts: { name: "testhost", init: "launchd", os: "darwin", arch: "arm64", user: "root", home: "/var/root" }, scope: { kind: "system" } },
-      spec: { file: join(root, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] },
-      registry,
-      root,
-      offline: true,
-      runner: new RecordingRunner(),
-    });
-  }
 
   it("after a lost state, a plist carrying the header is an orphan (apply --adopt takes it back), not an admin's file in the way", async () => {
     const root = await mkdtemp(join(tmpdir(), "tend-launchd-"));
@@ -85,5 +86,15 @@ describe("the plists tend wrote and lost track of", () => {
     await writeFile(join(root, "Library/LaunchDaemons/tend.web.plist"), (await readFile(join(root, "Library/LaunchDaemons/tend.web.plist"), "utf8")).replace(/<!--.*-->\n/, ""));
     const admins = (await (await session(root, [web])).buildPlan()).plan;
     expect(admins.entries[0]).toMatchObject({ orphans: [], conflicts: ["/Library/LaunchDaemons/tend.web.plist"] });
+  });
+});
+
+describe("plan warnings from the launchd hatch", () => {
+  it("plan shows AbandonProcessGroup and a key replacing a generated one, naming the hatch key and the field", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tend-launchd-"));
+    const web = { type: "service", name: "web", exec: "/opt/web | /opt/log", restart: "always", env: { A: "1" }, launchd: { AbandonProcessGroup: true, EnvironmentVariables: { B: "2" } } };
+    const text = formatPlan((await (await session(root, [web])).buildPlan()).plan);
+    expect(text).toContain("`launchd.AbandonProcessGroup` = true stops launchd from ending the job's process group");
+    expect(text).toContain("`launchd.EnvironmentVariables` replaces the EnvironmentVariables tend generated from `env`");
   });
 });

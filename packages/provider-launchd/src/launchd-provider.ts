@@ -1,6 +1,7 @@
 import { defineProvider } from "@tend/core/contract";
 import { applyJob } from "./apply-job.js";
 import { checkJob } from "./check-job.js";
+import { hatchWarnings } from "./hatch-warnings.js";
 import { jobLogs } from "./job-logs.js";
 import { managedFolders } from "./managed-folders.js";
 import { observeJobs } from "./observe-jobs.js";
@@ -30,6 +31,7 @@ export const launchdProvider = defineProvider({
     timer: { userTimers: true },
   },
   check: (resource) => checkJob(resource),
+  warnings: hatchWarnings,
   render: renderJob,
   observe: observeJobs,
   apply: applyJob,
