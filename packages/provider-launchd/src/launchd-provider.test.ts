@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyPlan, checkCapabilities, formatPlan, ProviderRegistry, ServiceSchema, Session, validateSpec, type Resource } from "@tend/core";
 import { describeConformance, RecordingRunner, renderContext, writeHostTree } from "@tend/testkit";
+import { fixture, withJobs } from "./__fixtures__/domain-prints.js";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
@@ -41,8 +42,8 @@ describe("the launchd provider's declared capabilities, through the core's capab
   });
 });
 
-/** A session applying into an image root on a launchd host. */
-async function session(root: string, resources: unknown[]) {
+/** A session on a launchd host over a temp folder standing for `/`: applying into an image root, or live through `runner`. */
+async function session(root: string, resources: unknown[], runner?: RecordingRunner) {
   const registry = new ProviderRegistry([]);
   registry.register(provider);
   return Session.fromParts({
@@ -50,8 +51,8 @@ async function session(root: string, resources: unknown[]) {
     spec: { file: join(root, "tend.yaml"), resources: validateSpec(resources) as Resource[], providers: [] },
     registry,
     root,
-    offline: true,
-    runner: new RecordingRunner(),
+    offline: runner === undefined,
+    runner: runner ?? new RecordingRunner(),
   });
 }
 
@@ -96,5 +97,39 @@ describe("plan warnings from the launchd hatch", () => {
     const text = formatPlan((await (await session(root, [web])).buildPlan()).plan);
     expect(text).toContain("`launchd.AbandonProcessGroup` = true stops launchd from ending the job's process group");
     expect(text).toContain("`launchd.EnvironmentVariables` replaces the EnvironmentVariables tend generated from `env`");
+  });
+});
+
+describe("a fresh apply through the core, on a live host (issue 16)", () => {
+  it("costs the same launchctl calls for 60 services as for 3: observe, one bootstrap, the probes of one settle window, one last observe", async () => {
+    const counts: number[] = [];
+    for (const size of [3, 60]) {
+      const root = await mkdtemp(join(tmpdir(), "tend-launchd-"));
+      await writeHostTree(root, { "etc/group": "wheel:*:0:root\n", "etc/passwd": "root:*:0:0::/var/root:/bin/sh\n" });
+      const services = Array.from({ length: size }, (_, i) => ({ type: "service", name: `s${i}`, exec: `/opt/s/bin/s${i}`, restart: "always", verify: { settle: 0.01 } }));
+      let loaded = false;
+      const printed = withJobs(fixture("print-system-domain.txt"), services.map((s, i) => ({ pid: 500 + i, status: "-", label: `tend.${s.name}` })));
+      const runner = new RecordingRunner()
+        .on("launchctl print system", () => ({ stdout: loaded ? printed : fixture("print-system-domain.txt") }))
+        .on("launchctl bootstrap system", () => {
+          loaded = true;
+          return {};
+        });
+      const live = await session(root, services, runner);
+      const { plan, state, assigned } = await live.buildPlan();
+      const report = await applyPlan(live, plan, state, assigned);
+      expect(report.failures.map((f) => f.message)).toEqual([]);
+      expect(runner.lines.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual([
+        "launchctl print system", // observe
+        "launchctl print system", // the wave: which labels are loaded, which disabled
+        "launchctl bootstrap system", // every plist at once
+        "launchctl print system", // verification: up
+        "launchctl print system", // … and still up with the same pid after the settle window
+        "launchctl print system", // the state asked for is the state launchd reports
+      ]);
+      expect(report.lines.filter((line) => line.endsWith(": verified"))).toHaveLength(size);
+      counts.push(runner.lines.length);
+    }
+    expect(counts[1]).toBe(counts[0]);
   });
 });

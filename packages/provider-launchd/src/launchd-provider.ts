@@ -1,12 +1,12 @@
 import { defineProvider } from "@tend/core/contract";
-import { applyJob } from "./apply-job.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkJob } from "./check-job.js";
 import { hatchWarnings } from "./hatch-warnings.js";
 import { jobLogs } from "./job-logs.js";
 import { managedFolders } from "./managed-folders.js";
 import { observeJobs } from "./observe-jobs.js";
 import { probeJobs } from "./probe-jobs.js";
-import { removeJob } from "./remove-job.js";
+import { removeBatch, removeChange } from "./remove-batch.js";
 import { renderJob } from "./render-job.js";
 
 /**
@@ -34,8 +34,10 @@ export const launchdProvider = defineProvider({
   warnings: hatchWarnings,
   render: renderJob,
   observe: observeJobs,
-  apply: applyJob,
-  remove: removeJob,
+  apply: applyChange,
+  applyBatch,
+  remove: removeChange,
+  removeBatch,
   managedFolders,
   probe: probeJobs,
   logs: jobLogs,
