@@ -5,6 +5,7 @@ import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -704,7 +705,7 @@ systemd:
       await host.exec(["rm", "-f", "/usr/local/bin/systemctl"]);
     });
 
-    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation and probe", async () => {
+    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation, main pids and probe", async () => {
       const three = await runsOf(many(3));
       expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
       const sixty = await runsOf(many(60));
@@ -717,14 +718,17 @@ systemd:
         "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
         "list-unit-files --output=json -- …",
         "list-units --all --output=json -- …",
+        "show -p Id,MainPID -- …",
       ]);
       expect(sixty).toEqual(three);
       for (let i = 0; i < 60; i += 1) expect((await livePids(host, `b${i}`)).length).toBe(1);
-      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
+      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …", "show -p Id,MainPID -- …"]);
       expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
   });
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 

@@ -101,6 +101,27 @@ describe("apply", () => {
     expect(after.resources["service:web"].pending).toBeUndefined();
   });
 
+  it("restarts a running service whose program was replaced on disk, unless restartOnUpgrade is false", async () => {
+    const sim = simProvider();
+    const web = { type: "service", name: "web", exec: "/opt/web/bin/web --port 8080", ...FAST };
+    const first = await cycle([web], sim.provider);
+    const pid = sim.units.get("tend-web")!.pid;
+    // what the kernel shows for a process whose program was renamed over (a package upgrade)
+    await mkdir(join(first.root, `proc/${pid}`), { recursive: true });
+    await writeFile(join(first.root, `proc/${pid}/maps`), "55d0-55d2 r--p 0 08:01 1311 /opt/web/bin/web (deleted)\n55d2-55e0 r-xp 2000 08:01 1311 /opt/web/bin/web (deleted)\n");
+    await mkdir(join(first.root, "opt/web/bin"), { recursive: true });
+    await writeFile(join(first.root, "opt/web/bin/web"), "new build\n");
+    const optedOut = await simSession([{ ...web, restartOnUpgrade: false }], [sim.provider], { root: first.root });
+    expect((await optedOut.session.buildPlan()).plan.entries.every((e) => e.action === "none")).toBe(true);
+    const stale = await cycle([web], sim.provider, first.root);
+    expect(formatPlan(stale.plan)).toContain("  ! service:web drifted: running a replaced /opt/web/bin/web\n      then  restart\n");
+    expect(stale.report.failures).toEqual([]);
+    expect(stale.runner.lines).toContain("simctl restart -- tend-web");
+    expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
+    const clean = await cycle([web], sim.provider, first.root);
+    expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
   it("fails the plan for reloadOn on a service that cannot reload", async () => {
     const { session } = await simSession([CONF, { type: "service", name: "web", exec: "x", reloadOn: ["file:conf"] }], [simProvider().provider]);
     await expect(session.buildPlan()).rejects.toThrow("service:web lists resources in reloadOn, but it cannot reload on runit");

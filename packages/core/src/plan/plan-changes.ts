@@ -36,6 +36,8 @@ export interface PlanInput {
   /** Providers' warnings about how they express a resource (see ProviderDefinition.warnings), by key. */
   notes?: Map<string, string[]>;
   observations: Map<string, Observation>;
+  /** Stale builds: running services whose program or libraries were replaced on disk, described, by key. */
+  replacedCode?: Map<string, string[]>;
   adopt: boolean;
   /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
   offline?: boolean;
@@ -129,6 +131,13 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const causes: Partial<Record<Operation, string>> = {};
   if (filesChanged && record) causes.restart = "its definition changed";
   if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
+  const replaced = input.offline ? undefined : input.replacedCode?.get(key);
+  if (replaced && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+    // Restart, never reload: a reload keeps the process that maps the old code.
+    entry.drift.push(...replaced);
+    ops.add("restart");
+    causes.restart = causes.restart ? `${causes.restart} and it was ${replaced[0]}` : `it was ${replaced[0]}`;
+  }
   if (resource.type === "timer") planTimer(observation, filesChanged, ops);
   if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, causes, problems);
   if (record) resumeLedger(record, resource, observation, ops, reasons, causes);
