@@ -7,6 +7,7 @@ import { probeServices } from "./probe-services.js";
 import { removeService } from "./remove-service.js";
 import { renderService } from "./render-service.js";
 import { serviceLogs } from "./service-logs.js";
+import { serviceWarnings } from "./service-warnings.js";
 
 /**
  * tend's dinit provider: services as `/etc/dinit.d/tend-<name>` (user services in
@@ -20,6 +21,7 @@ export default defineProvider({
     service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
   },
   check: (resource) => checkService(resource),
+  warnings: serviceWarnings,
   render: (resource, ctx) => (resource.type === "service" ? renderService(resource, ctx) : []),
   observe: observeServices,
   checkHost,
