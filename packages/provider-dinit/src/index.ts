@@ -1,10 +1,10 @@
 import { defineProvider } from "@tend/core/contract";
-import { applyService } from "./apply-service.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkHost } from "./check-host.js";
 import { checkService } from "./check-service.js";
 import { observeServices } from "./observe-services.js";
 import { probeServices } from "./probe-services.js";
-import { removeService } from "./remove-service.js";
+import { removeBatch, removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 import { serviceLogs } from "./service-logs.js";
 import { serviceWarnings } from "./service-warnings.js";
@@ -25,8 +25,10 @@ export default defineProvider({
   render: (resource, ctx) => (resource.type === "service" ? renderService(resource, ctx) : []),
   observe: observeServices,
   checkHost,
-  apply: applyService,
+  apply: applyChange,
+  applyBatch,
   remove: removeService,
+  removeBatch,
   probe: probeServices,
   logs: serviceLogs,
 });
