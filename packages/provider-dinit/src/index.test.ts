@@ -23,6 +23,11 @@ describe("dinit provider", () => {
     });
   });
 
+  it("declares its folder of descriptions, so lost-state orphans there are reported", () => {
+    expect(provider.managedFolders?.(renderContext({ init: "dinit" }))).toEqual([{ dir: "/etc/dinit.d", prefix: "tend-" }]);
+    expect(provider.managedFolders?.(renderContext({ init: "dinit", scope: "user" }))).toEqual([{ dir: "/home/alice/.config/dinit.d", prefix: "tend-" }]);
+  });
+
   it("points out in plan a pipeline whose shell dinit would restart alone", () => {
     const ctx = renderContext({ init: "dinit" });
     expect(provider.warnings?.({ type: "service", name: "piped", exec: "/bin/a | /bin/b" }, ctx)).toHaveLength(1);

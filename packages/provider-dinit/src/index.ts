@@ -7,6 +7,7 @@ import { probeServices } from "./probe-services.js";
 import { removeBatch, removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 import { serviceLogs } from "./service-logs.js";
+import { descriptionDir } from "./service-paths.js";
 import { serviceWarnings } from "./service-warnings.js";
 
 /**
@@ -29,6 +30,7 @@ export default defineProvider({
   applyBatch,
   remove: removeService,
   removeBatch,
+  managedFolders: (ctx) => [{ dir: descriptionDir(ctx.scope), prefix: "tend-" }],
   probe: probeServices,
   logs: serviceLogs,
 });
