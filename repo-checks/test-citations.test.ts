@@ -67,6 +67,7 @@ describe("the citation check's own rules", () => {
       ["b/y.test.ts", "G", "t4"],
     ]);
     expect(findTestCitations("d.md", 'see › "a title" with no file').map((c) => c.file)).toEqual([""]);
+    expect(findTestCitations("d.md", `\`a.test.ts\` › "D" › 'restart = "no": stays down'`).map((c) => c.chain)).toEqual([["D", 'restart = "no": stays down']]);
   });
 
   it("reports a test file, a linked file and a repo path that do not exist", () => {

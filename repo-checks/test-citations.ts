@@ -2,6 +2,7 @@
 //
 // A citation is a test file in backticks followed by its titles, outermost first:
 //   `path/to/x.test.ts` › "describe title" › "it title"
+// (a title holding `"` is quoted with `'` instead).
 // After one path, `, › "t"` cites a sibling of the last title and `; › "d" › "t"` starts again
 // from the file's top level; other text between titles (a remark in parentheses) is ignored, and
 // a table cell's `|` ends the list. Each chain must be a test in that file: the first title at its
@@ -30,7 +31,7 @@ export interface FileReference {
   written: string;
 }
 
-const TOKEN = /`([\w@./-]+\.test\.ts)`|›\s*"([^"]*)"|\|/g;
+const TOKEN = /`([\w@./-]+\.test\.ts)`|›\s*(?:"([^"]*)"|'([^']*)')|\|/g;
 
 export function findTestCitations(doc: string, markdown: string): TestCitation[] {
   const citations: TestCitation[] = [];
@@ -50,7 +51,7 @@ export function findTestCitations(doc: string, markdown: string): TestCitation[]
         chain = [];
         continue;
       }
-      const title = match[2]!;
+      const title = match[2] ?? match[3]!;
       if (file === undefined) {
         citations.push({ doc, line: index + 1, file: "", chain: [title] });
       } else if (chain.length === 0) {
