@@ -4,6 +4,7 @@ import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -724,6 +725,8 @@ systemd:
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
   });
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("leaves nothing in the state folders but the lock and the state (no temp files, no journal)", async () => {
     const entries = (await host.mustSh("ls -A /var/lib/tend")).split("\n").filter(Boolean);

@@ -53,6 +53,54 @@ describe("apply", () => {
     expect(second.runner.lines).toContain("simctl restart -- tend-web");
   });
 
+  it("keeps a restart that a later failure stopped in the ledger, and the next run carries it out", async () => {
+    const sim = simProvider();
+    const other = { type: "file", name: "other", path: "/etc/web/other.conf", content: "x\n" };
+    const web = { ...WEB, requires: ["file:conf", "file:other"] };
+    const first = await cycle([CONF, other, web], sim.provider);
+    expect(first.report.failures).toEqual([]);
+    const pid = sim.units.get("tend-web")!.pid;
+    // a folder where tend's file goes: file:other fails, so web (which requires it) is not applied
+    await rm(join(first.root, "etc/web/other.conf"));
+    await mkdir(join(first.root, "etc/web/other.conf"));
+    const changed = { ...CONF, content: "port = 9090\n" };
+    const failing = await cycle([changed, other, web], sim.provider, first.root);
+    expect(failing.report.ok).toBe(false);
+    expect(await readFile(join(first.root, "etc/web/web.conf"), "utf8")).toBe("port = 9090\n");
+    expect(failing.runner.lines.some((l) => l.includes("restart"))).toBe(false);
+    const saved = JSON.parse(await readFile(join(first.root, "var/lib/tend/state.json"), "utf8"));
+    expect(saved.resources["service:web"]).toMatchObject({ pending: ["restart"], pendingWhy: { restart: "file:conf changed" } });
+    // the admin clears the folder; the config change is on disk and recorded, the restart is not done
+    await rm(join(first.root, "etc/web/other.conf"), { recursive: true });
+    const { session } = await simSession([changed, other, web], [sim.provider], { root: first.root });
+    const { plan } = await session.buildPlan();
+    expect(formatPlan(plan)).toContain("  ~ service:web  restart\n      reason  file:conf changed in an earlier apply; restart still pending\n");
+    const resumed = await cycle([changed, other, web], sim.provider, first.root);
+    expect(resumed.report.failures).toEqual([]);
+    expect(resumed.runner.lines).toContain("simctl restart -- tend-web");
+    expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
+    const after = JSON.parse(await readFile(join(first.root, "var/lib/tend/state.json"), "utf8"));
+    expect(after.resources["service:web"].pending).toBeUndefined();
+    const clean = await cycle([changed, other, web], sim.provider, first.root);
+    expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
+  it("keeps a restart in the ledger until verification sees the service up", async () => {
+    const crash = new Set<string>();
+    const sim = simProvider(new Map(), { crashOnStart: crash });
+    const first = await cycle([CONF, WEB], sim.provider);
+    crash.add("tend-web");
+    const failing = await cycle([{ ...CONF, content: "port = 9090\n" }, WEB], sim.provider, first.root);
+    expect(failing.report.ok).toBe(false);
+    const saved = JSON.parse(await readFile(join(first.root, "var/lib/tend/state.json"), "utf8"));
+    expect(saved.resources["service:web"]).toMatchObject({ pending: ["restart"], pendingWhy: { restart: "file:conf changed" } });
+    crash.clear();
+    const resumed = await cycle([{ ...CONF, content: "port = 9090\n" }, WEB], sim.provider, first.root);
+    expect(resumed.report.failures).toEqual([]);
+    const after = JSON.parse(await readFile(join(first.root, "var/lib/tend/state.json"), "utf8"));
+    expect(after.resources["service:web"].pending).toBeUndefined();
+  });
+
   it("fails the plan for reloadOn on a service that cannot reload", async () => {
     const { session } = await simSession([CONF, { type: "service", name: "web", exec: "x", reloadOn: ["file:conf"] }], [simProvider().provider]);
     await expect(session.buildPlan()).rejects.toThrow("service:web lists resources in reloadOn, but it cannot reload on runit");
