@@ -62,7 +62,8 @@ describe("cron timers on a runit host", () => {
 
   it("serves timers with the cron provider on this host", async () => {
     const output = await host.expectTend(["providers", "-f", SYSTEM_SPEC]);
-    expect(output).toMatch(/^\* @tend\/provider-cron@\S+\s+timer on runit/m);
+    expect(output).toMatch(/^\* @tend\/provider-cron@\S+\s+timer on any init without them/m);
+    expect(output).toMatch(/^\* @tend\/provider-runit@\S+\s+service on runit/m);
     expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).toContain("host cron-host (runit)");
   });
 

@@ -673,11 +673,26 @@ systemd:
     /** Logs every systemctl that tend (node) runs, then runs the real one. */
     const SHIM = `#!/bin/sh\n[ "$(cat /proc/$PPID/comm)" = node ] && echo "$*" >> ${LOG}\nexec /usr/bin/systemctl "$@"\n`;
     const many = (n: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always`));
-    /** The systemctl runs of one tend apply, unit names left out. */
+    /**
+     * The systemctl runs of one tend apply, unit names left out. An observation runs its two
+     * queries side by side, so each run of adjacent `list-*` queries is put in a fixed order.
+     */
     const runsOf = async (docs: string[]) => {
       await host.mustSh(`: > ${LOG}`);
       await applySpec(host, BATCH_SPEC, docs);
-      return (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+      const runs = (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+      const ordered: string[] = [];
+      let queries: string[] = [];
+      for (const run of [...runs, ""]) {
+        if (run.startsWith("list-")) {
+          queries.push(run);
+          continue;
+        }
+        ordered.push(...queries.sort());
+        queries = [];
+        if (run) ordered.push(run);
+      }
+      return ordered;
     };
 
     beforeAll(async () => {
@@ -715,6 +730,7 @@ systemd:
     // backups/ holds the hand-edited unit the drift test overwrote, kept on purpose
     expect(entries).toEqual(["backups", "lock", "state.json"]);
     expect(await host.mustSh("find /var/lib/tend/backups -type f | sed 's|.*/backups/[^/]*/||'")).toBe("file/etc/systemd/system/tend-web.service\n");
-    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter(Boolean)).toEqual(["state.json"]);
+    // alice's scope has its own lock, beside her state
+    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter(Boolean)).toEqual(["lock", "state.json"]);
   });
 });

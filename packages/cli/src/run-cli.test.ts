@@ -87,3 +87,21 @@ describe("tend validate, with the host's providers", () => {
     expect(result.err).toContain("error TEND_DUPLICATE: file:clash would write /etc/sv/tend-web/run, as service:web does");
   });
 });
+
+describe("a run in one scope, with resources of the other", () => {
+  const SPEC = "tend: v1alpha1\ntype: Service\nname: sys\nexec: /opt/sys\n---\ntend: v1alpha1\ntype: Service\nname: mine\nexec: /opt/mine\nuser: true\n";
+
+  it("fails the plan for what the init can never express, whatever the scope (OpenRC has no user services)", async () => {
+    const dir = await specDir(SPEC);
+    const result = await cli(["plan", "--init", "openrc", "--root", join(dir, "r")], dir);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("error TEND_NO_USER_SERVICES: service:mine sets user = True, but OpenRC has no user services");
+  });
+
+  it("says how many resources of the other scope it left out, and the command that applies them", async () => {
+    const dir = await specDir(SPEC);
+    const result = await cli(["plan", "--init", "runit", "--root", join(dir, "r")], dir);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("(1 user-scope resource is not in this run: tend apply --user");
+  });
+});

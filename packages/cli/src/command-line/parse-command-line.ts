@@ -1,4 +1,3 @@
-import { closest } from "./suggest.js";
 import { COMMANDS, FLAGS, GLOBAL, type CommandName, type Flag } from "./flags.js";
 
 export { COMMANDS, type CommandName } from "./flags.js";
@@ -27,10 +26,14 @@ export interface CommandLine {
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly suggestion?: string,
+    /** What was typed, and what it could have been: the closest is suggested ("did you mean"). */
+    readonly typo?: { word: string; candidates: readonly string[]; format?: (word: string) => string },
   ) {
     super(message);
   }
+
+  /** The command whose flags were wrong, once it is known: its `--help` lists them. */
+  command?: CommandName;
 }
 
 /**
@@ -39,16 +42,30 @@ export class UsageError extends Error {
  * or a misspelt command is refused with the closest real one.
  */
 export function parseCommandLine(argv: string[]): CommandLine {
+  const command = readCommand(argv);
+  try {
+    return readFlags(argv, command);
+  } catch (error) {
+    if (error instanceof UsageError && command !== "help") error.command = command;
+    throw error;
+  }
+}
+
+function readCommand(argv: string[]): CommandName {
   const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
   const first = commandIndex >= 0 ? argv[commandIndex]! : undefined;
   let command: CommandName = "help";
   if (first !== undefined) {
     if (!(COMMANDS as readonly string[]).includes(first)) {
-      const likely = closest(first, COMMANDS);
-      throw new UsageError(`unknown command \`${first}\``, likely && `tend ${likely}`);
+      throw new UsageError(`unknown command \`${first}\``, { word: first, candidates: COMMANDS, format: (word) => `tend ${word}` });
     }
     command = first as CommandName;
   }
+  return command;
+}
+
+function readFlags(argv: string[], command: CommandName): CommandLine {
+  const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
   const flags = [...FLAGS[command], ...GLOBAL];
   const values = new Map<string, string | true>();
   const positionals: string[] = [];
@@ -120,10 +137,9 @@ function splitInline(text: string): [string, string | undefined] {
 }
 
 function unknownFlag(arg: string, raw: string, command: CommandName, flags: Flag[]): UsageError {
-  if (!arg.startsWith("--") && (raw === "v" || raw === "version")) return new UsageError(`unknown flag \`${arg}\``, "--version");
+  if (!arg.startsWith("--") && raw === "version") return new UsageError(`unknown flag \`${arg}\``, { word: "--version", candidates: ["--version"] });
   const owner = (Object.keys(FLAGS) as CommandName[]).find((other) => other !== command && FLAGS[other].some((f) => f.name === raw));
   if (owner) return new UsageError(`\`${arg}\` is a flag of \`tend ${owner}\`, not of \`tend ${command}\``);
   const names = flags.map((f) => `--${f.name}`);
-  const likely = closest(arg.startsWith("--") ? arg : `--${raw}`, names);
-  return new UsageError(`unknown flag \`${arg}\` for \`tend ${command}\``, likely);
+  return new UsageError(`unknown flag \`${arg}\` for \`tend ${command}\``, { word: arg.startsWith("--") ? arg : `--${raw}`, candidates: names });
 }

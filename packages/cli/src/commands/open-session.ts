@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Session } from "@tend/core";
 import type { CommandLine } from "../command-line/parse-command-line.js";
+import { installCommandFor } from "../command-line/install-command.js";
 
 /** The CLI's package folder: its install is where tend's own providers are found. */
 export const CLI_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -15,5 +16,6 @@ export async function openSession(line: CommandLine, extra: { init?: string; log
     ...(line.user !== undefined ? { user: line.user } : {}),
     ...(extra.log ? { log: extra.log } : {}),
     toolDir: CLI_PACKAGE_DIR,
+    installCommand: installCommandFor(CLI_PACKAGE_DIR),
   });
 }

@@ -29,4 +29,5 @@ export { NAME_PATTERN, ENV_NAME_PATTERN, isOneLine } from "../model/text-rules.j
 export { parseReference, canonicalReference, resourceKey, RESOURCE_TYPES, type ResourceKey } from "../model/reference.js";
 export { afterServices, afterNetwork, afterTargets, isServiceAfter } from "../model/after-entries.js";
 export { checkExit } from "../runner/check-exit.js";
+export { closest, editDistance } from "../model/closest-word.js";
 export { lookupUser, lookupGroup, type PasswdEntry } from "../host/passwd.js";

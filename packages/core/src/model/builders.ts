@@ -1,3 +1,4 @@
+import { markSite } from "../spec/spec-site.js";
 import type { HostFacts } from "../contract/host.js";
 import type { FileResource, Resource, Service, Timer } from "./resource-schema.js";
 
@@ -5,17 +6,17 @@ type Fields<T> = Omit<T, "type" | "name">;
 
 /** A background service: `service("syncthing", { exec: "syncthing serve", user: true, restart: "always" })`. */
 export function service(name: string, fields: Fields<Service> = {}): Service {
-  return { type: "service", name, ...fields };
+  return markSite({ type: "service", name, ...fields });
 }
 
 /** A scheduled command: `timer("backup", { exec: "restic backup ~/Documents", schedule: "30 2 * * *" })`. */
 export function timer(name: string, fields: Fields<Timer>): Timer {
-  return { type: "timer", name, ...fields };
+  return markSite({ type: "timer", name, ...fields });
 }
 
 /** A file tend writes: `file("nginx-config", { path: "/etc/nginx/nginx.conf", content })`. */
 export function file(name: string, fields: Fields<FileResource>): FileResource {
-  return { type: "file", name, ...fields };
+  return markSite({ type: "file", name, ...fields });
 }
 
 /** Resources, possibly nested in lists and with `false`/`undefined` holes from conditionals. */

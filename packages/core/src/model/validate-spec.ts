@@ -3,7 +3,8 @@ import { errors } from "../errors/catalogue.js";
 import { TendError, TendErrors, type ErrorLocation } from "../errors/tend-error.js";
 import { canonicalReference, parseReference } from "./reference.js";
 import { NAME_PATTERN } from "./text-rules.js";
-import { ResourceSchema, type Resource, type Service } from "./resource-schema.js";
+import { FileSchema, ResourceSchema, ServiceSchema, TimerSchema, type Resource, type Service } from "./resource-schema.js";
+import { closest } from "./closest-word.js";
 import { findCycle } from "./find-cycle.js";
 import { isServiceAfter } from "./after-entries.js";
 import { parseSchedule } from "../schedule/parse-schedule.js";
@@ -13,15 +14,17 @@ export type Locate = (index: number, path: (string | number)[]) => ErrorLocation
 
 const DISTRO_UNIT_REFUSES = ["restart", "after", "env", "description", "systemd", "launchd", "reloadSignal"] as const;
 
-/**
- * Validates a spec's raw resources into the model: every field of every resource, then the rules
- * between resources (duplicates, references, cycles). Collects every error, throws them together.
- */
 export interface ValidateOptions {
   /** Folders that are tend's own (its state, journal, backups and lock): no `file` may be written there. */
   reserved?: string[];
 }
 
+/**
+ * Validates a spec's raw resources into the model: every field of every resource, then the rules
+ * between resources (duplicates, references, cycles), in one pass that collects every problem it
+ * can find and throws them together; a resource whose fields are wrong still counts as declared
+ * when another refers to it.
+ */
 export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}), options: ValidateOptions = {}): Resource[] {
   const found: TendError[] = [];
   const resources: (Resource | undefined)[] = raw.map((item, index) => {
@@ -31,7 +34,12 @@ export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}
     return undefined;
   });
   const valid = resources.filter((r): r is Resource => r !== undefined);
-  if (found.length === 0) found.push(...crossCheck(resources, locate, options));
+  const declared = new Set<string>();
+  for (const item of raw) {
+    const record = (item ?? {}) as Record<string, unknown>;
+    if (typeof record.type === "string" && typeof record.name === "string") declared.add(`${record.type}:${record.name}`);
+  }
+  found.push(...crossCheck(resources, locate, options, declared, found.length === 0));
   if (found.length > 0) throw found.length === 1 ? found[0]! : new TendErrors(found);
   return valid;
 }
@@ -55,7 +63,8 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   }
   if (issue.code === "unrecognized_keys") {
     const keys = (issue as { keys: string[] }).keys;
-    return errors.invalidField(ref, [...issue.path, keys[0]].join("."), `is not a field of ${record.type ?? "this resource"}`, {
+    const likely = issue.path.length === 0 ? closest(keys[0]!, fieldsOf(record.type)) : undefined;
+    return errors.invalidField(ref, [...issue.path, keys[0]].join("."), `is not a field of ${record.type ?? "this resource"}${likely ? `; did you mean \`${likely}\`?` : ""}`, {
       ...locate(index, [...(issue.path as (string | number)[]), keys[0]!]),
       resource: ref,
       field: [...issue.path, keys[0]].join("."),
@@ -84,7 +93,7 @@ export function dependenciesOf(resource: Resource): string[] {
 }
 
 
-function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions): TendError[] {
+function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions, declared: Set<string>, lookForCycles: boolean): TendError[] {
   const found: TendError[] = [];
   const keys = new Map<string, number>();
   const folded = new Map<string, string>();
@@ -119,7 +128,7 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
       refsOf(resource, field).forEach((ref, i) => {
         const parsed = parseReference(ref)!;
         const canonical = `${parsed.type}:${parsed.name}`;
-        if (!keys.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
+        if (!keys.has(canonical) && !declared.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
         if (canonical === key) found.push(errors.invalidField(key, field, "lists the resource itself", at([field, i], field)));
       });
     }
@@ -140,7 +149,9 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
       if (!isServiceAfter(entry)) return;
       const index = keys.get(`service:${entry}`);
       const target = index === undefined ? undefined : resources[index];
-      if (!target) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
+      if (!target) {
+        if (!declared.has(`service:${entry}`)) found.push(errors.unknownReference(key, "after", entry, at(["after", i], "after")));
+      }
       else if (target.type === "service" && Boolean(target.user) !== Boolean(resource.user)) {
         const [mine, theirs] = resource.user ? ["a user service", "a system service"] : ["a system service", "a user service"];
         found.push(
@@ -157,7 +168,7 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
     });
     if (resource.exec === undefined) found.push(...distroUnitErrors(resource, key, (path, field) => at(path, field)));
   });
-  if (found.length === 0) {
+  if (found.length === 0 && lookForCycles) {
     const graph = new Map<string, string[]>();
     for (const resource of resources) if (resource) graph.set(`${resource.type}:${resource.name}`, dependenciesOf(resource));
     const cycle = findCycle(graph);
@@ -191,4 +202,10 @@ function unitNameClashes(resources: (Resource | undefined)[], locate: Locate): T
     found.push(errors.duplicate(key, `names the unit ${resource.name}, which tend renders for ${owner}`, { ...locate(index, ["name"]), resource: key, field: "name" }));
   });
   return found;
+}
+
+/** The fields a resource type takes (for "did you mean"). */
+function fieldsOf(type: unknown): string[] {
+  const schema = type === "service" ? ServiceSchema : type === "timer" ? TimerSchema : type === "file" ? FileSchema : undefined;
+  return schema ? Object.keys(schema.shape) : [];
 }

@@ -9,6 +9,10 @@ export function formatPlan(plan: Plan, paint: Paint = PLAIN): string {
   for (const entry of plan.entries) lines.push(...formatEntry(entry, paint));
   const counts = planCounts(plan);
   lines.push(`  ${counts.add} to add, ${counts.change} to change, ${counts.remove} to remove`);
+  if (plan.otherScope) {
+    const { count, scope, command } = plan.otherScope;
+    lines.push(`  ${paint.dim(`(${count} ${scope}-scope resource${count === 1 ? " is" : "s are"} not in this run: ${command})`)}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -55,6 +59,7 @@ export function planToJson(plan: Plan): unknown {
     serial: plan.serial,
     counts: planCounts(plan),
     warnings: plan.warnings,
+    ...(plan.otherScope ? { otherScope: plan.otherScope } : {}),
     changes: plan.entries
       .filter((e) => e.action !== "none" || e.warnings.length > 0)
       .map((e) => ({

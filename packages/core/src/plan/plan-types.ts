@@ -57,6 +57,8 @@ export interface Plan {
   warnings: string[];
   /** The state serial the plan was computed from. */
   serial: number;
+  /** Services and timers of the other scope that this run leaves out, and how to apply them. */
+  otherScope?: { count: number; scope: "user" | "system"; command: string };
 }
 
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {

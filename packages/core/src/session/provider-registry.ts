@@ -23,6 +23,8 @@ export class ProviderRegistry {
   found: FoundProvider[];
   readonly problems: DiscoveryProblem[];
   inits: InitCatalogue;
+  /** How to install a package the way tend itself was installed (`npm install --global X`). */
+  installCommand: (pkg: string) => string = (pkg) => `npm install --global ${pkg}`;
   /** The `node_modules` each package was found in (none for one listed by path). */
   private readonly modules = new Map<string, string | undefined>();
   private readonly loaded = new Map<string, Promise<{ provider: ProviderDefinition } | { error: TendError }>>();
@@ -130,7 +132,7 @@ export class ProviderRegistry {
       if (!pkg) throw moreErrors.noProvider(ref, display);
       const problem = this.problems.find((p) => p.packageName === pkg);
       if (problem) throw moreErrors.noProvider(ref, display, { hint: `${pkg}: ${problem.message}` });
-      throw errors.providerMissing(`${ref} on ${display}`, pkg);
+      throw errors.providerMissing(`${ref} on ${display}`, pkg, { hint: `Install it: ${this.installCommand(pkg)}` });
     }
     return this.load(found);
   }

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Artifact } from "../contract/artifact.js";
 import type { Operation } from "../contract/change.js";
 import type { RenderContext } from "../contract/context.js";
+import type { Scope } from "../contract/host.js";
 import type { Observation } from "../contract/observation.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import type { Runner } from "../contract/runner.js";
@@ -36,6 +37,8 @@ export interface SessionOptions extends HostOptions {
   runner?: Runner;
   /** Where tend itself is installed (discovery's second starting point). */
   toolDir?: string;
+  /** How to install a missing provider the way tend itself was installed; default `npm install --global`. */
+  installCommand?: (pkg: string) => string;
   log?: (line: string) => void;
 }
 
@@ -80,6 +83,7 @@ export class Session {
     const file = findSpec(options.spec, options.cwd);
     const opened = await openSpec(file);
     const registry = Session.discover(opened, options.toolDir);
+    if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
     const spec = await opened.build(host.facts);
     return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
@@ -239,7 +243,15 @@ export class Session {
     const declared = new Set(resources.map((r) => `${r.type}:${r.name}`));
     const recorded = Object.entries(state.resources).filter(([key]) => !declared.has(key));
     const assigned = await this.assignProviders([...resources, ...recorded.map(([, r]) => r.resource)]);
-    const rendered = this.renderAll(resources, assigned);
+    const elsewhere = await this.otherScopeProblems();
+    let rendered: Map<string, Artifact[]>;
+    try {
+      rendered = this.renderAll(resources, assigned);
+    } catch (error) {
+      if (elsewhere.length === 0 || !TendError.isInstance(error)) throw error;
+      throw new TendErrors([...((error as Partial<TendErrors>).errors ?? [error]), ...elsewhere]);
+    }
+    if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
@@ -280,7 +292,43 @@ export class Session {
       adopt: options.adopt ?? false,
       offline: this.offline,
     });
+    const left = this.otherScopeResources();
+    if (left.length > 0) {
+      plan.otherScope =
+        this.host.scope.kind === "system"
+          ? { count: left.length, scope: "user", command: "tend apply --user (as that user), or as root: tend apply --user NAME" }
+          : { count: left.length, scope: "system", command: "sudo tend apply" };
+    }
     return { plan, state, assigned };
+  }
+
+  /** Declared services and timers of the other scope, which this run leaves out (files follow the paths they write). */
+  otherScopeResources(): Resource[] {
+    return this.spec.resources.filter((r) => r.type !== "file" && !inScope(r, this.host.scope));
+  }
+
+  /**
+   * What the host's providers cannot express among the other scope's resources: a spec that can
+   * never be realised here fails whatever the scope of the run (OpenRC has no user services,
+   * whether or not root runs the plan). A provider missing for them is not this run's problem.
+   */
+  private async otherScopeProblems(): Promise<TendError[]> {
+    const problems: TendError[] = [];
+    const init = this.host.facts.init;
+    const scope: Scope = this.host.scope.kind === "system" ? { kind: "user", user: this.host.facts.user, uid: 0, gid: 0, home: this.host.facts.home } : { kind: "system" };
+    const ctx: RenderContext = { host: this.host.facts, init, scope };
+    for (const resource of this.otherScopeResources()) {
+      const key = `${resource.type}:${resource.name}`;
+      let provider: ProviderDefinition;
+      try {
+        provider = await this.registry.providerFor(init, resource.type, key);
+      } catch {
+        continue;
+      }
+      const found = [...checkCapabilities(resource, provider, this.server(provider)), ...(provider.check?.(resource, ctx) ?? [])];
+      problems.push(...found.map((e) => e.at({ resource: key, provider: provider.name, file: this.spec.file })));
+    }
+    return problems;
   }
 
   /**

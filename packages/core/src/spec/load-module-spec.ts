@@ -5,6 +5,7 @@ import { TendError } from "../errors/tend-error.js";
 import type { ResourceList, TendConfig } from "../model/builders.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
+import { lineIn, siteOf } from "./spec-site.js";
 
 /**
  * Opens `tend.config.{ts,mts,js,mjs}` with no build step: the module is imported once, and its
@@ -27,7 +28,8 @@ export async function openModuleSpec(file: string): Promise<OpenedRawSpec> {
     exported = await withDeadline(jiti.import(file, { default: true }), file);
   } catch (error) {
     if (TendError.isInstance(error)) throw error.at({ file });
-    throw errors.spec(`${file} could not be loaded: ${describeThrown(error)}`, { file, cause: error });
+    const line = lineIn(error, file);
+    throw errors.spec(`${file} could not be loaded: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
   }
   if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
   const config = toConfig(exported, file);
@@ -39,9 +41,12 @@ export async function openModuleSpec(file: string): Promise<OpenedRawSpec> {
         list = await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
       } catch (error) {
         if (TendError.isInstance(error)) throw error.at({ file });
-        throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, cause: error });
+        const line = lineIn(error, file);
+        throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
       }
-      return { resources: flatten(list), locate: () => ({ file }) };
+      const resources = flatten(list);
+      // A resource made with service()/timer()/file() knows its line; a plain object only its file.
+      return { resources, locate: (index) => ({ file, ...(siteOf(resources[index])?.file === file ? { line: siteOf(resources[index])!.line } : {}) }) };
     },
   };
 }

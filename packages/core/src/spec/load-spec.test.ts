@@ -125,3 +125,38 @@ describe("loading specs that misbehave", () => {
     }
   });
 });
+
+describe("errors from a TypeScript spec point at the file and line", () => {
+  it("names the line of the service() call whose fields are wrong, suggests a misspelt field, and reports every problem in one run", async () => {
+    const file = await specFile(
+      "tend.config.ts",
+      `import { defineConfig, service } from "@tend/core";
+interface Port { port: number }
+const p: Port = { port: 1 };
+export default defineConfig(() => [
+  service("web", { exec: "/opt/web", restart: "sometimes" as never }),
+  service("api", { exec: "/opt/api", envv: { A: "1" } } as never),
+  service("worker", { exec: "/opt/worker", requires: ["service:nope"] }),
+]);
+`,
+    );
+    const error = (await loadSpec(file, HOST).catch((e: unknown) => e)) as TendError & { errors: TendError[] };
+    expect(error.errors.map((e) => [e.location.line, e.message])).toEqual([
+      [5, 'service:web has an invalid `restart`: Invalid option: expected one of "no"|"on_failure"|"always"'],
+      [6, "service:api has an invalid `envv`: is not a field of service; did you mean `env`?"],
+      [7, "service:worker lists `service:nope` in requires, but the spec declares no such resource"],
+    ]);
+  });
+
+  it("names the line a spec throws at, and the line of a syntax error", async () => {
+    const thrown = await specFile("tend.config.ts", `import { defineConfig } from "@tend/core";\ntype X = { a: number };\nexport default defineConfig(() => {\n  throw new Error("boom");\n});\n`);
+    expect(((await loadSpec(thrown, HOST).catch((e: unknown) => e)) as TendError).location).toMatchObject({ file: thrown, line: 4 });
+    const syntax = await specFile("tend.config.ts", `import { defineConfig } from "@tend/core";\nexport default defineConfig(() => [\n  { type: "service", name: "x" ,,\n]);\n`);
+    expect(((await loadSpec(syntax, HOST).catch((e: unknown) => e)) as TendError).location).toMatchObject({ file: syntax, line: 3 });
+  });
+
+  it("loads a spec that imports @tend/core/contract", async () => {
+    const file = await specFile("tend.config.mjs", `import { MANAGED_HEADER } from "@tend/core/contract";\nexport default [{ type: "file", name: "h", path: "/etc/h", content: MANAGED_HEADER }];\n`);
+    expect((await loadSpec(file, HOST)).resources).toHaveLength(1);
+  });
+});
