@@ -62,7 +62,8 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
     const running = up.has(name) && status?.supervised === true && status.wantedUp;
     const details: Record<string, string | number | boolean> = { "s6-rc": up.has(name) ? "up" : "down", supervise: describeStatus(status) };
     if (status?.supervised && status.pid !== undefined) details.pid = status.pid;
-    result.set(key, withDrift(key, { exists: true, state: running ? "running" : "stopped", enabled: enabled.has(name), details }));
+    const mainPid = running && status?.pid !== undefined ? { mainPid: status.pid as number } : {};
+    result.set(key, withDrift(key, { exists: true, state: running ? "running" : "stopped", enabled: enabled.has(name), details, ...mainPid }));
   }
   return result;
 }
