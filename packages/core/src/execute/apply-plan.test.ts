@@ -122,6 +122,35 @@ describe("apply", () => {
     expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
   });
 
+  it("restarts a running service whose definition changed on disk after it started, telling the provider it must reload it", async () => {
+    const changes: { ops: string[]; filesChanged: boolean }[] = [];
+    const sim = simProvider();
+    const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
+      changes.push({ ops: change.ops, filesChanged: change.filesChanged });
+      await sim.provider.apply(change, ctx);
+    } };
+    const web = { type: "service", name: "web", exec: "/opt/web/bin/web", ...FAST };
+    const first = await cycle([web], provider);
+    const pid = sim.units.get("tend-web")!.pid;
+    const boot = Math.floor(Date.now() / 1000) - 1000;
+    const startedAt = (secondsAfterBoot: number) => `${pid} (web) S 1 ${pid} ${pid} 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${secondsAfterBoot * 100} 1000 10\n`;
+    await mkdir(join(first.root, `proc/${pid}`), { recursive: true });
+    await writeFile(join(first.root, "proc/stat"), `cpu  1 2 3\nbtime ${boot}\n`);
+    // started after its unit was written: nothing to do
+    await writeFile(join(first.root, `proc/${pid}/stat`), startedAt(1000 + 60));
+    expect((await cycle([web], provider, first.root)).plan.entries.every((e) => e.action === "none")).toBe(true);
+    // started 500 s before its unit was written (an apply killed between write and restart, a file restored)
+    await writeFile(join(first.root, `proc/${pid}/stat`), startedAt(500));
+    changes.length = 0;
+    const stale = await cycle([web], provider, first.root);
+    expect(formatPlan(stale.plan)).toContain("  ! service:web drifted: running an older definition than /etc/sim/tend-web.conf\n      then  restart\n");
+    expect(stale.report.failures).toEqual([]);
+    expect(changes).toEqual([{ ops: ["restart"], filesChanged: true }]);
+    expect(stale.plan.entries[0]!.writes).toEqual([]);
+    expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
+    expect((await cycle([web], provider, first.root)).plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
   it("fails the plan for reloadOn on a service that cannot reload", async () => {
     const { session } = await simSession([CONF, { type: "service", name: "web", exec: "x", reloadOn: ["file:conf"] }], [simProvider().provider]);
     await expect(session.buildPlan()).rejects.toThrow("service:web lists resources in reloadOn, but it cannot reload on runit");

@@ -38,6 +38,8 @@ export interface PlanInput {
   observations: Map<string, Observation>;
   /** Stale builds: running services whose program or libraries were replaced on disk, described, by key. */
   replacedCode?: Map<string, string[]>;
+  /** Loaded-definition drift: running services whose definition files changed after they started, described, by key. */
+  olderDefinitions?: Map<string, string[]>;
   adopt: boolean;
   /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
   offline?: boolean;
@@ -139,6 +141,14 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     entry.drift.push(...replaced);
     ops.add("restart");
     causes.restart = causes.restart ? `${causes.restart} and it was ${replaced[0]}` : `it was ${replaced[0]}`;
+  }
+  const older = input.offline || filesChanged ? undefined : input.olderDefinitions?.get(key);
+  if (older && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+    // The provider brings the init up to date as if the files had just been written, then restarts.
+    entry.drift.push(...older);
+    entry.staleDefinition = true;
+    ops.add("restart");
+    causes.restart ??= `it was ${older[0]}`;
   }
   if (resource.type === "timer") planTimer(observation, filesChanged, ops);
   if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, causes, problems);
