@@ -5,6 +5,9 @@ import { planDiffs } from "../output/plan-diffs.js";
 import { CLI_PACKAGE_DIR } from "./open-session.js";
 import { installCommandFor } from "../command-line/install-command.js";
 
+/** Exit codes for a run a signal stopped, as a shell reports a process the signal ended (128 + n). */
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
 /**
  * `tend plan|apply --hosts FILE`: the spec on every host of the inventory (or those `--limit`
  * picks), `--parallel` at a time over ssh. Each host's plan and results are printed as one group
@@ -23,9 +26,13 @@ export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number
   registry.installCommand = installCommandFor(CLI_PACKAGE_DIR);
   const current = new Map<string, string>();
   let finished = 0;
-  const draw = () => io.progress?.update({ done: finished, total: hosts.length, step: [...current].map(([h, t]) => `${h}: ${t}`).join(" · ") });
+  const draw = () => io.progress?.update({ label: command, unit: "hosts", done: finished, total: hosts.length, step: [...current].map(([h, t]) => `${h}: ${t}`).join(" · ") });
   const controller = new AbortController();
-  const stop = () => controller.abort();
+  let received = "SIGINT";
+  const stop = (signal: string) => {
+    received = signal;
+    controller.abort();
+  };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
   try {
     const outcomes = await runFleet({
@@ -38,6 +45,7 @@ export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number
       lockTimeoutMs: line.lockTimeout * 1000,
       paint: io.paint,
       signal: controller.signal,
+      signalName: () => received,
       planJson: (plan) => plan,
       ...(line.diff ? { planExtra: (plan) => diffSection(plan, io.paint) } : {}),
       progress: (host, text) => {
@@ -60,6 +68,7 @@ export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number
     const { planToJson } = await import("@tend/core");
     const json = fleetJson(command, outcomes.map((o) => ({ ...o, plan: o.plan === undefined ? undefined : { ...(planToJson(o.plan as never) as object), ...(line.diff ? { diffs: planDiffs(o.plan as never) } : {}) } })));
     io.result(json);
+    if (controller.signal.aborted) return SIGNAL_EXIT[received] ?? 1;
     return fleetExitCode(outcomes, command === "plan" && line.detailedExitcode);
   } finally {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, stop);

@@ -46,6 +46,8 @@ export interface FleetOptions {
   /** A host finished (the CLI prints its group then). */
   done?: (outcome: HostOutcome) => void;
   signal?: AbortSignal;
+  /** The signal's name, for the interrupted hosts' error. */
+  signalName?: () => string;
 }
 
 /** Default `--parallel`: plenty for ssh-bound work, bounded for a small machine. */
@@ -85,7 +87,7 @@ function asTendError(error: unknown, host: string): TendError {
 
 async function runHost(inv: InventoryHost, options: FleetOptions, controlDir: string): Promise<HostOutcome> {
   const started = Date.now();
-  const { formatPlan, planCounts, hasChanges, planToJson, applyPlan, Session, errors } = await import("@tend/core");
+  const { formatPlan, planCounts, hasChanges, planToJson, applyPlan, ApplyAborted, Session, errors, moreErrors } = await import("@tend/core");
   const outcome: HostOutcome = { name: inv.name, init: "", status: "ok", counts: { add: 0, change: 0, remove: 0, failed: 0 }, changes: false, ms: 0, text: "", steps: [], applied: false, errors: [] };
   const say = (text: string) => options.progress?.(inv.name, text);
   const conn = new SshConnection(inv.name, inv.ssh, controlDir);
@@ -118,6 +120,7 @@ async function runHost(inv: InventoryHost, options: FleetOptions, controlDir: st
         say(line);
       },
     });
+    if (options.signal?.aborted) throw new ApplyAborted("connecting, before changing anything");
     if (options.command === "apply") {
       say("locking");
       lock = session.lock();
@@ -144,7 +147,8 @@ async function runHost(inv: InventoryHost, options: FleetOptions, controlDir: st
       if (!report.ok) outcome.status = "failed";
     }
   } catch (error) {
-    const failure = asTendError(error, inv.name);
+    // A signal: the host stops after its current step, its state saved on the host; a rerun finishes.
+    const failure = error instanceof ApplyAborted ? moreErrors.interrupted(options.signalName?.() ?? "SIGINT", error.step, { resource: inv.name }) : asTendError(error, inv.name);
     outcome.errors.push(failure);
     outcome.counts.failed = Math.max(1, outcome.counts.failed);
     outcome.status = failure.code === "TEND_FLEET_UNREACHABLE" ? "unreachable" : failure.code === "TEND_LOCKED" ? "locked" : "failed";
