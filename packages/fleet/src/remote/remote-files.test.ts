@@ -122,3 +122,15 @@ describe("the remote lock", () => {
     second.release();
   });
 });
+
+describe("remote reads", () => {
+  it("asked for in the same turn share one round trip", async () => {
+    const { root, channel, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/a"), "A");
+    symlinkSync("/etc/a", join(root, "etc/l"));
+    const [a, l, none, dir, list] = await Promise.all([files.readFile("/etc/a"), files.readLink("/etc/l"), files.exists("/etc/none"), files.isDirectory("/etc"), files.readDir("/etc")]);
+    expect([a, l, none, dir, list?.sort()]).toEqual(["A", "/etc/a", false, true, ["a", "l"]]);
+    expect(channel.scripts).toHaveLength(1);
+  });
+});

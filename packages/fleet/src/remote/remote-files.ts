@@ -83,6 +83,12 @@ function failure(operation: FileOperation, kind: string, detail: string, host: s
   return new TendError("TEND_IO", `${what}: ${detail || kind}`);
 }
 
+interface ReadRecord {
+  kind: string;
+  detail: string;
+  data: string[];
+}
+
 function hex(lines: string[]): string {
   return Buffer.from(lines.join("").replace(/\s+/g, ""), "hex").toString("utf8");
 }
@@ -123,11 +129,35 @@ export class RemoteHostFiles implements HostFileAccess {
     return result.stdout;
   }
 
-  /** Runs read calls; the records by index (`@IDX<TAB>kind…` then its data lines). */
-  private async reads(calls: string[]): Promise<{ kind: string; detail: string; data: string[] }[]> {
-    const out = await this.run(calls.join("\n"));
-    const records: { kind: string; detail: string; data: string[] }[] = [];
-    let current: { kind: string; detail: string; data: string[] } | undefined;
+  /** Reads waiting for the next flush: those asked for in the same turn share one round trip. */
+  private queued: { calls: string[]; resolve: (records: ReadRecord[]) => void; reject: (error: unknown) => void }[] = [];
+
+  /** Runs read calls (`i_KIND IDX PATH`, IDX from 0); the records by index. */
+  private reads(calls: string[]): Promise<ReadRecord[]> {
+    return new Promise((resolve, reject) => {
+      if (this.queued.length === 0) setImmediate(() => void this.flush());
+      this.queued.push({ calls, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queued;
+    this.queued = [];
+    const lines: string[] = [];
+    const offsets = batch.map((entry) => {
+      const offset = lines.length;
+      entry.calls.forEach((call, i) => lines.push(call.replace(/^(i_[a-z]+) \d+ /, `$1 ${offset + i} `)));
+      return offset;
+    });
+    let out: string;
+    try {
+      out = await this.run(lines.join("\n"));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    const records: ReadRecord[] = [];
+    let current: ReadRecord | undefined;
     for (const line of out.split("\n")) {
       const m = /^@(\d+)\t([a-z]+)(?:\t(.*))?$/.exec(line);
       if (m) {
@@ -135,7 +165,7 @@ export class RemoteHostFiles implements HostFileAccess {
         records[Number(m[1])] = current;
       } else if (current && line !== "") current.data.push(line);
     }
-    return calls.map((_, i) => records[i] ?? { kind: "error", detail: "no answer", data: [] });
+    batch.forEach((entry, b) => entry.resolve(entry.calls.map((_, i) => records[offsets[b]! + i] ?? { kind: "error", detail: "no answer", data: [] })));
   }
 
   async inspectAll(paths: readonly string[]): Promise<PathContent[]> {
