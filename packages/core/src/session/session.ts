@@ -17,6 +17,8 @@ import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { planChanges } from "../plan/plan-changes.js";
+import { findReplacedCode } from "../observe/find-replaced-code.js";
+import { findOlderDefinitions } from "../observe/find-older-definitions.js";
 import type { Plan } from "../plan/plan-types.js";
 import { findSpec } from "../spec/find-spec.js";
 import { openSpec, type Spec } from "../spec/load-spec.js";
@@ -266,6 +268,8 @@ export class Session {
     const providers = [...new Set(assigned.values())];
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
+    const replacedCode = this.offline ? new Map<string, string[]>() : await findReplacedCode(resources, observations, this.files);
+    const olderDefinitions = this.offline ? new Map<string, string[]>() : await findOlderDefinitions(resources, observations, rendered, state, this.files);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
@@ -297,6 +301,8 @@ export class Session {
       current,
       obstacles,
       observations,
+      replacedCode,
+      olderDefinitions,
       warnings,
       notes,
       adopt: options.adopt ?? false,
