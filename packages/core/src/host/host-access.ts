@@ -18,6 +18,8 @@ export interface HostFileAccess extends HostFileWriter {
   readonly root: string;
   /** What is at each path, never following a link there: one batch (one round trip on a remote host). */
   inspectAll(paths: readonly string[]): Promise<PathContent[]>;
+  /** When a file was last modified (ms since the epoch), never following a link there; null when absent. */
+  modifiedAt(path: string): Promise<number | null>;
   /** Owner for a new file: explicit names from the host's user database, else the scope's user, else root. */
   ownership(owner?: string, group?: string): Ownership;
   /**
