@@ -469,3 +469,14 @@ i_list() {
     printf '=%s\n' "${_e##*/}"
   done
 }
+
+# i_mtime IDX HOSTPATH: when it was last modified (seconds since the epoch), never following a link there.
+i_mtime() {
+  resolve "${2%/*}"
+  [ -n "${2%/*}" ] || resolve /
+  _p=$ROOTP$R_PHYS/${2##*/}
+  if [ -z "$R_BAD" ] && [ -z "$R_REST" ] && { [ -e "$_p" ] || [ -L "$_p" ]; }; then
+    _t=$(stat -c %Y -- "$_p" 2>/dev/null || date -r "$_p" +%s 2>/dev/null) && { printf '@%s\tmtime\t%s\n' "$1" "$_t"; return; }
+  fi
+  printf '@%s\tabsent\n' "$1"
+}

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -132,5 +132,14 @@ describe("remote reads", () => {
     const [a, l, none, dir, list] = await Promise.all([files.readFile("/etc/a"), files.readLink("/etc/l"), files.exists("/etc/none"), files.isDirectory("/etc"), files.readDir("/etc")]);
     expect([a, l, none, dir, list?.sort()]).toEqual(["A", "/etc/a", false, true, ["a", "l"]]);
     expect(channel.scripts).toHaveLength(1);
+  });
+
+  it("read a file's modification time, not a link's target's", async () => {
+    const { root, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/a"), "A");
+    utimesSync(join(root, "etc/a"), 1_000_000, 1_000_000);
+    expect(await files.modifiedAt("/etc/a")).toBe(1_000_000_000);
+    expect(await files.modifiedAt("/etc/none")).toBeNull();
   });
 });

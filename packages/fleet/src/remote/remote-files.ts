@@ -199,6 +199,12 @@ export class RemoteHostFiles implements HostFileAccess {
     return r!.kind === "yes";
   }
 
+  /** Whole seconds (what POSIX tools give): a change within the second it started is not seen as newer. */
+  async modifiedAt(path: string): Promise<number | null> {
+    const [r] = await this.reads([`i_mtime 0 ${q(path)}`]);
+    return r!.kind === "mtime" ? Number(r!.detail) * 1000 : null;
+  }
+
   async readFile(path: string): Promise<string | null> {
     const [found] = await this.inspectAll([path]);
     return found!.kind === "file" ? found!.content : null;
