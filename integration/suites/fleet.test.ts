@@ -2,6 +2,8 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../support/demo-daemon.js";
 import { FleetLab, proxyPids } from "../support/fleet-hosts.js";
+import { blockCommands, docBlock } from "../../repo-checks/doc-blocks.js";
+import { parseInventory } from "../../packages/fleet/dist/index.js";
 
 /**
  * One spec on systemd, runit and OpenRC hosts at once, over OpenSSH: tend runs here, each
@@ -125,6 +127,29 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/sudo/);
     await hosts.systemd.writeFile("/etc/sudoers.d/alice", "alice ALL=(ALL) NOPASSWD: ALL\n", { mode: 0o440 });
+  });
+
+  it("takes an admin from one host to a fleet with the README's three commands", async () => {
+    // The README's inventory is valid as written; here its hosts are the containers.
+    const shown = parseInventory(docBlock("README.md", "fleet-inventory").text);
+    expect(shown.hosts.map((h) => [h.name, h.groups])).toEqual([["web1", ["web"]], ["web2", ["web"]], ["db1", []]]);
+    const [web1, web2, db1] = [hosts.systemd, hosts.runit, hosts.openrc];
+    for (const [name, host] of [["web1", web1], ["web2", web2], ["db1", db1]] as const) await lab.admit(host, name);
+    lab.write("readme/tend.config.mjs", CONFIG);
+    lab.inventory("readme/tend.hosts.yaml", [lab.entry("web1", web1.id, ["groups: [web]"]), lab.entry("web2", web2.id, ["groups: [web]", "facts: { role: canary }"]), lab.entry("db1", db1.id)], "groups:\n  web:\n    facts: { role: web }\n");
+    const cwd = `${lab.dir}/readme`;
+    for (const block of [docBlock("README.md", "fleet-plan"), docBlock("README.md", "fleet-apply")]) {
+      for (const command of blockCommands(block)) {
+        const [program, ...args] = command.split(/\s+/);
+        expect(program).toBe("tend");
+        const run = await lab.tend(args, undefined, cwd);
+        expect(run.exitCode, `${command}\n${run.stdout}${run.stderr}`).toBe(0);
+        expect(run.stdout).toMatch(/^web1\s+systemd\s/m);
+        expect(run.stdout).toMatch(/^db1\s+openrc\s/m);
+      }
+    }
+    expect(await web2.readFile("/etc/fleet/motd")).toBe("host web2 init runit groups web role canary distro debian\n");
+    expect(await db1.readFile("/etc/fleet/motd")).toBe("host db1 init openrc groups  role undefined distro debian\n");
   });
 
   it("converges after the connection is cut mid-apply, leaving no temp file and no journal", async () => {

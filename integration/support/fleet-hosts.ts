@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestHost } from "@tend/testkit/harness";
 
 /** The built CLI of this checkout, run on this machine (the fleet's controller). */
@@ -50,6 +50,7 @@ export class FleetLab {
   /** Writes an inventory; `defaults` carry the key and the pinned known_hosts (checked strictly). */
   inventory(name: string, hosts: string[], groups = ""): string {
     const file = join(this.dir, name);
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(
       file,
       [
@@ -72,14 +73,15 @@ export class FleetLab {
 
   write(name: string, text: string): string {
     const file = join(this.dir, name);
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     return file;
   }
 
   /** Runs the CLI here; resolves with its exit code and output. `onOut` sees stdout as it comes. */
-  tend(args: string[], onOut?: (text: string, pid: number) => void): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  tend(args: string[], onOut?: (text: string, pid: number) => void, cwd = this.dir): Promise<{ exitCode: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: this.dir, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => {
