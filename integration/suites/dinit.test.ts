@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
+import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
@@ -631,6 +634,12 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       expect(await exists("/home/alice/.config/dinit.d/boot.d/tend-sync")).toBe(false);
     });
   });
+
+  it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/dinit.d/tend-olddef"), 120_000);
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited description it replaced; alice's state folder the same", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
