@@ -1,11 +1,12 @@
 // `pnpm bench`: tend's benchmarks, each against a goal or a floor, printed as a table.
-// Usage: node bench/run.mjs [--short]   (build first: pnpm build)
+// Usage: node bench/run.mjs [--short] [--fleet]   (build first: pnpm build; --fleet needs Docker)
 import { cleanUp } from "./measure.mjs";
 import { scale } from "./scale.mjs";
 import { startup } from "./startup.mjs";
 
 const short = process.argv.includes("--short");
 const rows = [...startup({ short }), ...scale({ short })];
+if (process.argv.includes("--fleet")) rows.push(...(await (await import("./fleet.mjs")).fleet({ short })));
 cleanUp();
 let failed = 0;
 for (const row of rows) {
