@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { CORE_CODE_DIR, FROM_SOURCES } from "../core-package.js";
 import type { HostFacts } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
@@ -18,7 +19,11 @@ export async function openModuleSpec(file: string, transpiledDir?: string): Prom
   const { createJiti } = await import("jiti");
   const coreEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "index.ts" : "index.js");
   const contractEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "contract/index.ts" : "contract/index.js");
+  // The spec gets this very copy of core, imported natively: not transpiled and evaluated again
+  // by jiti (the schemas alone are most of a second), and one TendError class for the spec too.
+  const [core, contract] = await Promise.all([import(pathToFileURL(coreEntry).href), import(pathToFileURL(contractEntry).href)]);
   const jiti = createJiti(import.meta.url, {
+    virtualModules: { "@tend/core": core, "@tend/core/contract": contract },
     alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
     moduleCache: false,
     // Transpiled modules are kept in tend's own cache when there is one (never beside the spec):
