@@ -1,0 +1,63 @@
+// Runs inside a test host (packages/testkit's containers, where the checkout is mounted at
+// /opt/tend): tend against the floor script of the host's init, bench/floors/<init>.sh.
+// Usage: node /opt/tend/bench/in-host.mjs <init> <services> <runs>; prints one JSON array of
+// rows { name, ms, floorMs } (each the fastest of `runs`, except the fresh applies, run once).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+
+const [init, servicesArg, runsArg] = process.argv.slice(2);
+const n = Number(servicesArg);
+const runs = Number(runsArg ?? 3);
+const CLI = "/opt/tend/packages/cli/dist/bin.js";
+const FLOOR = `/opt/tend/bench/floors/${init}.sh`;
+const SPEC = "/tmp/tend-bench/tend.yaml";
+const CONFIG = "/tmp/tend-bench/tend.config.ts";
+
+function time(argv) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", cwd: "/tmp/tend-bench" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
+  return ms;
+}
+const fastest = (argv, count = runs) => Math.min(...Array.from({ length: count }, () => time(argv)));
+const tend = (...args) => [process.execPath, CLI, ...args];
+const floor = (...args) => ["/bin/sh", FLOOR, ...args];
+
+/** n services, each its own sleep; settle 0 so the verification window is not measured. */
+function writeSpec(firstArg) {
+  const docs = Array.from({ length: n }, (_, i) => `tend: v1alpha1\ntype: Service\nname: svc${i}\nexec: /bin/sleep ${i === 0 ? firstArg : 100000 + i}\nrestart: always\nverify:\n  settle: 0\n`);
+  writeFileSync(SPEC, docs.join("---\n"));
+  writeFileSync(
+    CONFIG,
+    `import { defineConfig, service } from "@tend/core";\n\nexport default defineConfig({\n  resources: Array.from({ length: ${n} }, (_, i) =>\n    service(\`svc\${i}\`, { exec: \`/bin/sleep \${i === 0 ? ${firstArg} : 100000 + i}\`, restart: "always", verify: { settle: 0 } }),\n  ),\n});\n`,
+  );
+}
+
+mkdirSync("/tmp/tend-bench", { recursive: true });
+const rows = [];
+// The floor first, then undone, so tend starts from the same clean host.
+const floorApply = time(floor("apply", String(n)));
+const floorChange = fastest(floor("change"));
+time(floor("teardown", String(n)));
+
+writeSpec(100000);
+const apply = time(tend("apply", "-f", SPEC));
+rows.push({ name: `${init}: fresh apply of ${n} services`, ms: apply, floorMs: floorApply });
+
+const node = fastest([process.execPath, "-e", "0"]);
+const query = fastest(floor("query", String(n)));
+const plan = fastest(tend("plan", "-f", SPEC));
+rows.push({ name: `${init}: no-op plan of ${n} services (tend.yaml)`, ms: plan, floorMs: node + query });
+const planTs = fastest(tend("plan", "-f", CONFIG));
+rows.push({ name: `${init}: no-op plan of ${n} services (tend.config.ts)`, ms: planTs, floorMs: node + query });
+
+let arg = 100000;
+const changes = [];
+for (let i = 0; i < runs; i += 1) {
+  arg = arg === 100000 ? 300000 : 100000;
+  writeSpec(arg);
+  changes.push(time(tend("apply", "-f", SPEC)));
+}
+rows.push({ name: `${init}: apply changing 1 of ${n} services`, ms: Math.min(...changes), floorMs: floorChange });
+process.stdout.write(`${JSON.stringify(rows)}\n`);
