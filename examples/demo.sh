@@ -7,7 +7,9 @@ tend() { node "$here/../packages/cli/dist/bin.js" "$@"; }
 root="$(mktemp -d /tmp/tend-demo.XXXXXX)"
 spec="$here/tend.config.ts"
 
-step() { printf '\n\033[1m$ tend %s\033[0m\n' "$*"; }
+# bold command lines on a terminal, plain text in a pipe or with NO_COLOR set
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-}" != dumb ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+step() { printf '\n%s$ tend %s%s\n' "$bold" "$*" "$plain"; }
 
 step validate -f examples/tend.config.ts
 tend validate -f "$spec"

@@ -5,6 +5,8 @@ import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -471,6 +473,10 @@ describe("services on a booted OpenRC", () => {
     expect(await host.mustSh("ps -eo args")).not.toMatch(/demo (web|guard|once)|supervise-daemon tend-/);
     await plan(0);
   });
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the backup of the script edited by hand", async () => {
     expect((await host.mustExec(["ls", "-A", "/var/lib/tend"])).split("\n").filter(Boolean)).toEqual(["backups", "lock", "state.json"]);

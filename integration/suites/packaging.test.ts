@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startHost, type TestHost } from "@tend/testkit/harness";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../support/demo-daemon.js";
 import { coreCopies, fillNpmCache, installedTend, installOffline, npmInHost, offlineMounts, packWorkspace, type Packed, IN_HOST } from "../support/packed-install.js";
 import { doc, spec } from "../support/spec-documents.js";
+import { blockCommands, docBlock, parseDocBlocks, type DocBlock } from "../../repo-checks/doc-blocks.js";
 
 /**
  * Every package in packages/ as it would be published: packed (pnpm rewrites `workspace:` ranges),
@@ -26,6 +27,17 @@ const DOCS = [
   doc("type: Service\nname: web\nexec: /opt/demo/bin/demo web\nrestart: always"),
   doc('type: Timer\nname: rotate\nexec: /usr/bin/touch /var/tmp/rotated\nschedule: "*/5 * * * *"'),
 ];
+
+const TYPESCRIPT = `typescript@${(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.typescript}`;
+
+/** The README's npm command, split into its arguments after `npm`; checked to start as expected. */
+function readmeNpm(block: DocBlock, start: string[]): string[] {
+  const [command, ...more] = blockCommands(block);
+  expect(more).toEqual([]);
+  const words = command!.split(/\s+/);
+  expect(words.slice(0, start.length)).toEqual(start);
+  return words.slice(1);
+}
 
 const workspaceNames = readdirSync(PACKAGES)
   .map((dir) => JSON.parse(readFileSync(join(PACKAGES, dir, "package.json"), "utf8")) as { name: string; private?: boolean })
@@ -62,7 +74,8 @@ describe("the packed packages, installed as from the registry", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "tend-it-packaging-"));
     packed = await packWorkspace("./packages/*", dir);
-    const filled = await fillNpmCache(packed.map((p) => p.tarball));
+    // typescript too: a spec folder type-checks its tend.config.ts below, as an editor would
+    const filled = await fillNpmCache([...packed.map((p) => p.tarball), TYPESCRIPT]);
     hostPrefix = filled.prefix;
     host = await startHost("cron", { mounts: await offlineMounts(dir, filled.cache) });
     await host.writeFile("/opt/demo/bin/demo", DEMO, { mode: 0o755 });
@@ -154,5 +167,43 @@ for (const name of ${JSON.stringify(resolveOnly)}) console.log(name, "resolves t
     expect(await host.mustSh("sv status /etc/sv/tend-web")).toMatch(/^run: /);
     expect(await host.readFile("/etc/cron.d/tend-rotate")).toContain("*/5 * * * * root /usr/bin/touch /var/tmp/rotated");
     expect(await installedTend(host, ["plan", "-f", SPEC, "--detailed-exitcode"], 0)).toContain("0 to add, 0 to change, 0 to remove");
+  });
+
+  describe("the README's install lines", () => {
+    const prefix = "/opt/readme-prefix";
+    const inHost = (name: string) => `${IN_HOST.tarballs}/${basename(tarball(name))}`;
+
+    it("npm install --global …: every package from its tarball, one @tend/core, a tend that finds its provider", async () => {
+      const [install, global, ...names] = readmeNpm(docBlock("README.md", "install"), ["npm", "install", "--global"]);
+      expect([install, global]).toEqual(["install", "--global"]);
+      for (const name of names) expect(workspaceNames, `the README installs ${name}, a package of this repo`).toContain(name);
+      const result = await npmInHost(host, ["install", "--global", "--prefix", prefix, ...names.map(inHost)]);
+      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+      const copies = await host.mustExec(["find", prefix, "-path", "*/node_modules/@tend/core/package.json"]);
+      expect(copies).toBe(`${prefix}/lib/node_modules/@tend/core/package.json\n`);
+      const providers = await host.exec([`${prefix}/bin/tend`, "providers", "--init", "systemd"]);
+      expect(providers.stdout).toMatch(/^\* @tend\/provider-systemd@\S+ {2}service, timer on systemd/m);
+    });
+
+    it("npm install --save-dev @tend/core: the spec's folder type-checks the README's spec, and a wrong value fails it", async () => {
+      const [install, ...rest] = readmeNpm(docBlock("README.md", "types"), ["npm", "install", "--save-dev"]);
+      expect([install, ...rest]).toEqual(["install", "--save-dev", "@tend/core"]);
+      const ops = "/opt/ops";
+      await host.writeFile(`${ops}/package.json`, '{ "name": "ops", "private": true, "type": "module" }\n');
+      const added = await npmInHost(host, ["install", "--save-dev", "--prefix", ops, inHost("@tend/core"), TYPESCRIPT]);
+      expect(added.exitCode, added.stdout + added.stderr).toBe(0);
+      const readmeSpec = parseDocBlocks("README.md", readFileSync(new URL("../../README.md", import.meta.url), "utf8")).find((b) => b.kind === "spec" && b.lang === "ts")!;
+      await host.writeFile(`${ops}/tend.config.ts`, readmeSpec.text);
+      await host.writeFile(`${ops}/tsconfig.json`, JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true }, include: ["tend.config.ts"] }));
+      const tsc = ["node", `${ops}/node_modules/typescript/bin/tsc`, "-p", ops];
+      const checked = await host.exec(tsc);
+      expect(checked.exitCode, checked.stdout + checked.stderr).toBe(0);
+      // the installed tend loads it with its own @tend/core
+      expect((await host.exec([`${prefix}/bin/tend`, "validate", "-f", `${ops}/tend.config.ts`])).exitCode).toBe(0);
+      await host.writeFile(`${ops}/tend.config.ts`, readmeSpec.text.replace('restart: "on_failure"', 'restart: "sometimes"'));
+      const wrong = await host.exec(tsc);
+      expect(wrong.exitCode).not.toBe(0);
+      expect(wrong.stdout).toContain(`Type '"sometimes"' is not assignable to type`);
+    });
   });
 });

@@ -5,6 +5,8 @@ import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -529,6 +531,10 @@ describe("services on runit (runsvdir as PID 1)", () => {
     expect(await host.readFile("/var/log/tend-web/current")).toContain("demo web started as root");
     await plan(0);
   });
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited run script it replaced", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");

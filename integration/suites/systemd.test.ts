@@ -4,6 +4,8 @@ import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -673,11 +675,26 @@ systemd:
     /** Logs every systemctl that tend (node) runs, then runs the real one. */
     const SHIM = `#!/bin/sh\n[ "$(cat /proc/$PPID/comm)" = node ] && echo "$*" >> ${LOG}\nexec /usr/bin/systemctl "$@"\n`;
     const many = (n: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always`));
-    /** The systemctl runs of one tend apply, unit names left out. */
+    /**
+     * The systemctl runs of one tend apply, unit names left out. An observation runs its two
+     * queries side by side, so each run of adjacent `list-*` queries is put in a fixed order.
+     */
     const runsOf = async (docs: string[]) => {
       await host.mustSh(`: > ${LOG}`);
       await applySpec(host, BATCH_SPEC, docs);
-      return (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+      const runs = (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+      const ordered: string[] = [];
+      let queries: string[] = [];
+      for (const run of [...runs, ""]) {
+        if (run.startsWith("list-")) {
+          queries.push(run);
+          continue;
+        }
+        ordered.push(...queries.sort());
+        queries = [];
+        if (run) ordered.push(run);
+      }
+      return ordered;
     };
 
     beforeAll(async () => {
@@ -688,7 +705,7 @@ systemd:
       await host.exec(["rm", "-f", "/usr/local/bin/systemctl"]);
     });
 
-    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation and probe", async () => {
+    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation, main pids and probe", async () => {
       const three = await runsOf(many(3));
       expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
       const sixty = await runsOf(many(60));
@@ -701,14 +718,19 @@ systemd:
         "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
         "list-unit-files --output=json -- …",
         "list-units --all --output=json -- …",
+        "show -p Id,MainPID -- …",
       ]);
       expect(sixty).toEqual(three);
       for (let i = 0; i < 60; i += 1) expect((await livePids(host, `b${i}`)).length).toBe(1);
-      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
+      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …", "show -p Id,MainPID -- …"]);
       expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
   });
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("leaves nothing in the state folders but the lock and the state (no temp files, no journal)", async () => {
     const entries = (await host.mustSh("ls -A /var/lib/tend")).split("\n").filter(Boolean);

@@ -46,7 +46,8 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
   const finish = (exitCode: number) => {
     const code = exitCode === 0 && diagnostics.some((d) => d.severity === "error") ? 1 : exitCode;
     const document = { formatVersion: FORMAT_VERSION, command, ok: code === 0 || (command === "plan" && code === 2), exitCode: code, diagnostics, ...(result !== undefined ? { result } : {}) };
-    if (jsonStream) streams.stdout.write(`${JSON.stringify({ event: "done", ...document })}\n`);
+    const { formatVersion, ...rest } = document;
+    if (jsonStream) streams.stdout.write(`${JSON.stringify({ formatVersion, event: "done", ...rest })}\n`);
     else if (json) streams.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     return code;
   };
@@ -59,7 +60,8 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
     const { closest } = await import("@tend/core/contract");
     const likely = error.typo && closest(error.typo.word, error.typo.candidates);
     const suggestion = likely && (error.typo?.format ? error.typo.format(likely) : likely);
-    const hint = suggestion ? `did you mean \`${suggestion}\`? (tend --help lists the commands and flags)` : "tend --help lists the commands and flags";
+    const lists = error.command ? `tend ${error.command} --help lists its flags` : "tend --help lists the commands and flags";
+    const hint = suggestion ? `did you mean \`${suggestion}\`? (${lists})` : lists;
     diagnostics.push({ code: "TEND_USAGE", severity: "error", message: error.message, hint });
     if (!json) {
       const paint = paintFor(colourWanted(streams.stderr, undefined, env));

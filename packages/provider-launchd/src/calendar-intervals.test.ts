@@ -140,3 +140,14 @@ describe("calendarIntervals against nextFirings (cron's own semantics)", () => {
     );
   });
 });
+
+describe("every minute", () => {
+  it("`* * * * *` is one empty entry, which fires at the top of every minute as cron does (not every 60 s from load)", () => {
+    const schedule = parseSchedule("* * * * *");
+    const start = new Date("2026-03-01T10:15:42Z");
+    const expected = nextFirings(schedule, start, 5).map((d) => d.getTime());
+    expect(expected[0]).toBe(new Date("2026-03-01T10:16:00Z").getTime());
+    expect(calendarIntervals(schedule)).toEqual([{}]);
+    expect(firingsOf(calendarIntervals(schedule), start, new Date(expected[4]!))).toEqual(expected);
+  });
+});

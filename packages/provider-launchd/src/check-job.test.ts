@@ -68,3 +68,34 @@ describe("checkJob: what a plist cannot take", () => {
     expect(messages(service({ name: "web", exec: `/bin/web --q "a&b<c>" 😀`, env: { A: "<&>" }, launchd: { "K&<>": "v&<>" } }))).toEqual([]);
   });
 });
+
+describe("checkJob: a reloadSignal the program would not receive", () => {
+  const reloading = (exec: string, fields: Record<string, unknown> = {}) => checkJob(service({ name: "web", exec, reloadSignal: "HUP", restart: "always", ...fields }));
+
+  it("refuses a pipeline: launchctl kill would signal the shell in front of it, naming the field", () => {
+    const [error, ...rest] = reloading("/opt/demo/bin/demo x | /opt/demo/bin/demo x-tail");
+    expect(rest).toEqual([]);
+    expect(error?.location).toMatchObject({ resource: "service:web", field: "reloadSignal" });
+    expect(error?.message).toBe(
+      "service:web has an invalid `reloadSignal`: `exec` is shell syntax that /bin/sh keeps running in front of the program (a pipeline, a background job or a compound command last), and `launchctl kill SIGHUP` signals the job's own process, that shell: it would end, and launchd would start the job again (or leave it stopped) instead of the program reloading",
+    );
+    expect(error?.hint).toContain("restartOn");
+  });
+
+  it.each([
+    ["a simple command", "/opt/demo/bin/demo x"],
+    ["a quoted simple command", '/opt/demo/bin/demo x "" "daemon off;"'],
+    ["shell syntax whose last command is exec'd", "cd /var/tmp && /opt/demo/bin/demo x"],
+    ["a shell loop that traps the signal itself", `/bin/sh -c 'trap "echo hup" HUP; while :; do sleep 1; done'`],
+  ])("accepts %s: the signal reaches the program", (_what, exec) => {
+    expect(reloading(exec)).toEqual([]);
+  });
+
+  it("a shell that traps another signal is refused for this one", () => {
+    expect(reloading("/opt/a | /opt/b; trap 'x' USR1").map((e) => e.location.field)).toEqual(["reloadSignal"]);
+  });
+
+  it("leaves a hatch that replaces ProgramArguments to plan's warning: exec is not what runs", () => {
+    expect(reloading("/opt/a | /opt/b", { launchd: { ProgramArguments: ["/opt/a"] } })).toEqual([]);
+  });
+});

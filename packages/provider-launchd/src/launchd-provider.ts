@@ -1,10 +1,12 @@
 import { defineProvider } from "@tend/core/contract";
-import { applyJob } from "./apply-job.js";
+import { applyBatch, applyChange } from "./apply-batch.js";
 import { checkJob } from "./check-job.js";
+import { hatchWarnings } from "./hatch-warnings.js";
 import { jobLogs } from "./job-logs.js";
+import { managedFolders } from "./managed-folders.js";
 import { observeJobs } from "./observe-jobs.js";
 import { probeJobs } from "./probe-jobs.js";
-import { removeJob } from "./remove-job.js";
+import { removeBatch, removeChange } from "./remove-batch.js";
 import { renderJob } from "./render-job.js";
 
 /**
@@ -29,10 +31,14 @@ export const launchdProvider = defineProvider({
     timer: { userTimers: true },
   },
   check: (resource) => checkJob(resource),
+  warnings: hatchWarnings,
   render: renderJob,
   observe: observeJobs,
-  apply: applyJob,
-  remove: removeJob,
+  apply: applyChange,
+  applyBatch,
+  remove: removeChange,
+  removeBatch,
+  managedFolders,
   probe: probeJobs,
   logs: jobLogs,
 });

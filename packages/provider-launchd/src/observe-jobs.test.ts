@@ -1,42 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { planChanges, ServiceSchema, TimerSchema, type Resource, type Scope } from "@tend/core";
 import { ALICE, applyContext, RecordingRunner, type TestApplyContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { observeJobs } from "./observe-jobs.js";
 import { renderJob } from "./render-job.js";
-
-const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
-
-/**
- * A captured domain print with our jobs added to its `services` block, each line laid out like
- * the first line already there (pid and status columns right-aligned as launchctl prints them).
- */
-function withJobs(text: string, jobs: { pid: number; status: string; label: string }[]): string {
-  const lines = text.split("\n");
-  const header = lines.findIndex((line) => line.trim() === "services = {");
-  const template = /^(\s*)(\d+)(\s+)(\S+)(\s+)(\S+)$/.exec(lines[header + 1]!)!;
-  const [, lead, pid, gap, status, gap2] = template as unknown as string[];
-  const added = jobs.map((job) => {
-    const pidText = String(job.pid);
-    const indent = lead!.slice(0, lead!.length - Math.max(0, pidText.length - pid!.length)) + " ".repeat(Math.max(0, pid!.length - pidText.length));
-    const between = gap!.slice(0, gap!.length - Math.max(0, job.status.length - status!.length)) + " ".repeat(Math.max(0, status!.length - job.status.length));
-    return `${indent}${pidText}${between}${job.status}${gap2}${job.label}`;
-  });
-  lines.splice(header + 1, 0, ...added);
-  return lines.join("\n");
-}
-
-/** A captured print-disabled with overrides for our labels added in the same layout. */
-function withOverrides(text: string, overrides: Record<string, string>): string {
-  const lines = text.split("\n");
-  const close = lines.findIndex((line) => line.trim() === "}");
-  const entry = /^(\s*)"/.exec(lines[close - 1]!)![1]!;
-  lines.splice(close, 0, ...Object.entries(overrides).map(([label, word]) => `${entry}"${label}" => ${word}`));
-  return lines.join("\n");
-}
+import { fixture, withJobs, withOverrides, withoutOverrides } from "./__fixtures__/domain-prints.js";
 
 const service = (fields: Record<string, unknown>) => ServiceSchema.parse({ type: "service", ...fields });
 const timer = (fields: Record<string, unknown>) => TimerSchema.parse({ type: "timer", ...fields });
@@ -63,28 +33,22 @@ describe("observeJobs in the system domain", () => {
   const all = [web, once, worker, gone, off, tick, unarmed, absent];
 
   async function observe() {
-    const runner = new RecordingRunner()
-      .on(
-        "launchctl print system",
-        {
-          stdout: withJobs(fixture("print-system-domain.txt"), [
-            { pid: 4242, status: "-", label: "tend.web" },
-            { pid: 0, status: "0", label: "tend.login-notes" },
-            { pid: 0, status: "0", label: "tend.worker" },
-            { pid: 0, status: "-", label: "tend.off" },
-            { pid: 0, status: "-", label: "tend.tick" },
-          ]),
-        },
-      )
-      .on("launchctl print-disabled system", { stdout: withOverrides(fixture("print-disabled-gui-modern.txt"), { "tend.off": "disabled", "tend.web": "enabled" }) });
+    const printed = withJobs(fixture("print-system-domain.txt"), [
+      { pid: 4242, status: "-", label: "tend.web" },
+      { pid: 0, status: "0", label: "tend.login-notes" },
+      { pid: 0, status: "0", label: "tend.worker" },
+      { pid: 0, status: "-", label: "tend.off" },
+      { pid: 0, status: "-", label: "tend.tick" },
+    ]);
+    const runner = new RecordingRunner().on("launchctl print system", { stdout: withOverrides(printed, { "tend.off": "disabled", "tend.web": "enabled" }) });
     const ctx = await applyContext({ init: "launchd", runner });
     await writePlists(ctx, all.filter((r) => r !== absent));
     return { observations: await observeJobs(all, ctx), runner };
   }
 
-  it("asks launchd twice for the whole domain, whatever the number of jobs", async () => {
+  it("asks launchd once for the whole domain, whatever the number of jobs: its print carries the boot overrides", async () => {
     const { runner } = await observe();
-    expect(runner.lines).toEqual(["launchctl print system", "launchctl print-disabled system"]);
+    expect(runner.lines).toEqual(["launchctl print system"]);
   });
 
   it("a KeepAlive job with a pid is running, enabled, and its pid is reported", async () => {
@@ -132,7 +96,7 @@ describe("observeJobs in the system domain", () => {
     const rendered = new Map(resources.map((r) => [`${r.type}:${r.name}`, renderJob(r, ctx)]));
     const current = new Map([...rendered.values()].flat().map((a) => [`file:${a.path}`, a.content]));
     const state = {
-      version: 1 as const,
+      version: 2 as const,
       serial: 1,
       providers: {},
       resources: Object.fromEntries(
@@ -148,6 +112,7 @@ describe("observeJobs in the system domain", () => {
     };
     const plan = planChanges({
       host: ctx.host,
+      initDisplayName: "launchd",
       scope: ctx.scope,
       resources,
       state,
@@ -167,15 +132,26 @@ describe("observeJobs in the system domain", () => {
 describe("observeJobs in a user's GUI domain", () => {
   const agent = service({ name: "syncthing", exec: "syncthing serve", user: true, restart: "always" });
 
-  it("reads gui/<uid> with the legacy `=> true` override form", async () => {
+  it("reads gui/<uid> and its overrides from one print", async () => {
+    const printed = withJobs(fixture("print-gui-domain-elided.txt"), [{ pid: 512, status: "-", label: "tend.syncthing" }]);
+    const runner = new RecordingRunner().on("launchctl print gui/1000", { stdout: withOverrides(printed, { "tend.syncthing": "disabled" }) });
+    const ctx = await applyContext({ init: "launchd", scope: "user", runner });
+    await writePlists(ctx, [agent]);
+    const observations = await observeJobs([agent], ctx);
+    expect(runner.lines).toEqual(["launchctl print gui/1000"]);
+    expect(observations.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: false, details: { domain: "gui/1000", pid: 512 } });
+  });
+
+  it("asks print-disabled when the domain print has no `disabled services` block, reading the legacy `=> true` form", async () => {
+    const printed = withoutOverrides(withJobs(fixture("print-gui-domain-elided.txt"), [{ pid: 512, status: "-", label: "tend.syncthing" }]));
     const runner = new RecordingRunner()
-      .on("launchctl print gui/1000", { stdout: withJobs(fixture("print-gui-domain-elided.txt"), [{ pid: 512, status: "-", label: "tend.syncthing" }]) })
+      .on("launchctl print gui/1000", { stdout: printed })
       .on("launchctl print-disabled gui/1000", { stdout: withOverrides(fixture("print-disabled-user-legacy.txt"), { "tend.syncthing": "true" }) });
     const ctx = await applyContext({ init: "launchd", scope: "user", runner });
     await writePlists(ctx, [agent]);
     const observations = await observeJobs([agent], ctx);
     expect(runner.lines).toEqual(["launchctl print gui/1000", "launchctl print-disabled gui/1000"]);
-    expect(observations.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: false, details: { domain: "gui/1000", pid: 512 } });
+    expect(observations.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: false });
   });
 
   it("without a GUI session (112) the job's state and boot override are unknown, not drift", async () => {
@@ -216,7 +192,7 @@ describe("observeJobs when launchctl answers something it cannot read", () => {
 
   it("a failed print-disabled leaves `enabled` unobservable, says why, and keeps the rest", async () => {
     const runner = new RecordingRunner()
-      .on("launchctl print system", { stdout: withJobs(fixture("print-system-domain.txt"), [{ pid: 77, status: "-", label: "tend.web" }]) })
+      .on("launchctl print system", { stdout: withoutOverrides(withJobs(fixture("print-system-domain.txt"), [{ pid: 77, status: "-", label: "tend.web" }])) })
       .on("launchctl print-disabled system", { exitCode: 5, stderr: "Could not print disabled: 5: Input/output error" });
     const ctx = await applyContext({ init: "launchd", runner });
     await writePlists(ctx, [web]);

@@ -1,4 +1,4 @@
-import { ServiceSchema, TimerSchema, type Service, type Timer } from "@tend/core";
+import { carriesManagedHeader, ServiceSchema, TimerSchema, type Service, type Timer } from "@tend/core";
 import { renderContext } from "@tend/testkit";
 import plist from "plist";
 import { describe, expect, it } from "vitest";
@@ -115,6 +115,17 @@ describe("services: the seed's examples", () => {
   });
 });
 
+describe("the managed header", () => {
+  it("every plist carries it as an XML comment on its third line, which core recognises and a plist parser skips", () => {
+    for (const resource of [service({ name: "web", exec: "/opt/web" }), service({ name: "agent", exec: "/opt/agent", user: true }), timer({ name: "t", exec: "/bin/t", schedule: "@daily" })]) {
+      const { content } = only(resource);
+      expect(content.split("\n")[2]).toBe("<!-- Managed by tend. Edits are overwritten on the next apply. -->");
+      expect(carriesManagedHeader(content)).toBe(true);
+      expect(plist.parse(content)).toMatchObject({ Label: `tend.${resource.name}` });
+    }
+  });
+});
+
 describe("services: fields", () => {
   it("shell syntax runs through /bin/sh -c, escaped in the XML and intact after parsing", async () => {
     const exec = `tail -f "$HOME/log" | grep -v 'x<y' && echo done > /tmp/out`;
@@ -169,9 +180,16 @@ describe("timers", () => {
     expect(parsed.EnvironmentVariables).toEqual({ TZ: "Europe/Berlin" });
   });
 
-  it("every minute (* * * * *) has no calendar key to write: StartInterval = 60", async () => {
+  it("every minute (* * * * *) is one empty calendar entry (every key a wildcard), never StartInterval, which counts from load", async () => {
     const artifact = only(timer({ name: "tick", exec: "/usr/local/bin/tick", schedule: "* * * * *" }));
     await expect(artifact.content).toMatchFileSnapshot("./__golden__/timer-tick.plist");
-    expect(plist.parse(artifact.content)).toEqual({ Label: "tend.tick", ProgramArguments: ["/usr/local/bin/tick"], StartInterval: 60 });
+    expect(artifact.content).toContain("<key>StartCalendarInterval</key>\n\t<array>\n\t\t<dict/>\n\t</array>");
+    expect(plist.parse(artifact.content)).toEqual({ Label: "tend.tick", ProgramArguments: ["/usr/local/bin/tick"], StartCalendarInterval: [{}] });
+  });
+
+  it.each(["* * * * *", "*/1 * * * *", "0-59 * * * *", "@hourly", "*/5 * * * *", "0 9-17 * * 1-5"])("%s is written as StartCalendarInterval entries only", (schedule) => {
+    const parsed = plist.parse(only(timer({ name: "t", exec: "/bin/t", schedule })).content) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["Label", "ProgramArguments", "StartCalendarInterval"]);
+    expect(Array.isArray(parsed.StartCalendarInterval)).toBe(true);
   });
 });

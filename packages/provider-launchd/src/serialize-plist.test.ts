@@ -6,6 +6,23 @@ import { serializePlist, type PlistDict } from "./serialize-plist.js";
 import { xmlUnsafeCharacter } from "./xml-unsafe-character.js";
 
 describe("serializePlist", () => {
+  it("puts a comment between the DOCTYPE and <plist>, where parsers skip it", () => {
+    const dict = { Label: "tend.web", RunAtLoad: true };
+    const text = serializePlist(dict, { comment: "Managed by tend. Edits are overwritten on the next apply." });
+    expect(text.split("\n").slice(0, 4)).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+      "<!-- Managed by tend. Edits are overwritten on the next apply. -->",
+      '<plist version="1.0">',
+    ]);
+    expect(plist.parse(text)).toEqual(dict);
+    expect(text.replace(/<!--.*-->\n/, "")).toBe(serializePlist(dict));
+  });
+
+  it("refuses a comment XML cannot hold (`--`, a trailing `-`, a newline)", () => {
+    for (const comment of ["a -- b", "ends with -", "two\nlines"]) expect(() => serializePlist({}, { comment })).toThrow("a plist comment cannot hold");
+  });
+
   it("writes a standard Apple XML plist: declaration, DOCTYPE, version 1.0, one top-level dict", async () => {
     const text = serializePlist({
       Label: "tend.sample",

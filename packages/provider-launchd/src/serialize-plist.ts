@@ -4,10 +4,9 @@ import { xmlUnsafeCharacter } from "./xml-unsafe-character.js";
 /** A plist's top level: launchd reads a dictionary. */
 export type PlistDict = { [key: string]: PlistValue };
 
-const HEADER = [
+const PROLOG = [
   '<?xml version="1.0" encoding="UTF-8"?>',
   '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
-  '<plist version="1.0">',
 ];
 
 const INT64_LIMIT = 2 ** 63;
@@ -19,11 +18,21 @@ const INT64_LIMIT = 2 ** 63;
  * allows reads back identical; a character XML cannot carry at all is refused (`check` reports it
  * first, naming the field).
  *
+ * `comment` goes in an XML comment between the DOCTYPE and `<plist>`, where XML allows one and
+ * CoreFoundation's parser (which plutil and launchd read plists with) skips it.
+ *
  * Written here rather than with the `plist` package's builder because that one writes an
  * integer-valued number such as 1e21 as `<integer>1e+21</integer>`, which no parser reads back.
  */
-export function serializePlist(dict: PlistDict): string {
-  return [...HEADER, ...valueLines(dict, ""), "</plist>", ""].join("\n");
+export function serializePlist(dict: PlistDict, options: { comment?: string } = {}): string {
+  const comment = options.comment === undefined ? [] : [commentLine(options.comment)];
+  return [...PROLOG, ...comment, '<plist version="1.0">', ...valueLines(dict, ""), "</plist>", ""].join("\n");
+}
+
+/** `<!-- text -->`; XML forbids `--` inside a comment and a `-` right before its end. */
+function commentLine(text: string): string {
+  if (text.includes("--") || text.endsWith("-") || text.includes("\n") || xmlUnsafeCharacter(text)) throw errors.spec(`a plist comment cannot hold ${JSON.stringify(text)}`);
+  return `<!-- ${text} -->`;
 }
 
 function valueLines(value: PlistValue, indent: string): string[] {

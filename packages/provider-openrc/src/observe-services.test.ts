@@ -52,6 +52,7 @@ describe("observeServices", () => {
       state: "running",
       enabled: true,
       canReload: true,
+      mainPid: 4242,
       details: { runlevels: "default", status: "started", uptime: "00:01:02", respawns: 3, pid: 4242 },
     });
     // Started as far as OpenRC knows (Debian's start-stop-daemon records nothing), but its pid is gone.

@@ -33,6 +33,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       const { state, details } = await observeState(service, script, statuses.get(script), ctx);
       observation.state = state;
       observation.details = { ...observation.details, ...details };
+      if (state === "running" && typeof details.pid === "number") observation.mainPid = details.pid;
     }
     observations.set(resourceKey("service", service.name), observation);
   }

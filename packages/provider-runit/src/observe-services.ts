@@ -39,6 +39,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       enabled,
       ...(layout.user && present && !runsvdirInPlace ? { drift: [`${runsvdir!.dir}, which runs ${runsvdir!.user}'s runit services, is missing or was edited`] } : {}),
       ...(status ? { details: statusDetails(status) } : {}),
+      ...(status?.service?.state === "run" && status.service.pid !== undefined ? { mainPid: status.service.pid } : {}),
     });
   }
   return result;

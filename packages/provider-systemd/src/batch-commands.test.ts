@@ -49,10 +49,11 @@ describe("batching: the number of systemctl runs does not grow with the number o
       "systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …", // verify: still up after the settle window
       "systemctl list-unit-files --output=json -- …", // the state the spec asked for
       "systemctl list-units --all --output=json -- …",
+      "systemctl show -p Id,MainPID -- …", // main pids of the running services, for stale builds
     ]);
     expect(sixty!.fresh.lines).toEqual(three!.fresh.lines);
     expect(sixty!.fresh.argv[3]!.split(" ").length).toBe(4 + 60);
-    expect(three!.again.lines).toEqual(["systemctl list-unit-files --output=json -- …", "systemctl list-units --all --output=json -- …"]);
+    expect(three!.again.lines).toEqual(["systemctl list-unit-files --output=json -- …", "systemctl list-units --all --output=json -- …", "systemctl show -p Id,MainPID -- …"]);
     expect(sixty!.again.lines).toEqual(three!.again.lines);
     expect(three!.removal.lines).toEqual([
       "systemctl disable --now -- …",

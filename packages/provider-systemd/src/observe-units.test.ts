@@ -39,7 +39,7 @@ describe("observeUnits on a live system manager", () => {
     svc("nope", { reloadOn: ["file:x"] }),
   ];
 
-  it("answers from two lists, one show for distro units with reloadOn or an alias, and get-default for a display manager", async () => {
+  it("answers from two lists, one show for distro units with reloadOn or an alias, get-default for a display manager, and one show for running services' main pids", async () => {
     const runner = capturedHost();
     const ctx = await readContext({ init: "systemd", runner });
     const observed = await observeUnits(resources, ctx);
@@ -48,6 +48,7 @@ describe("observeUnits on a live system manager", () => {
       "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- ssh.service sshd.service gdm.service nope.service",
       "systemctl get-default",
+      "systemctl show -p Id,MainPID -- tend-web.service tend-once.service ssh.service sshd.service",
     ]);
     const summary = Object.fromEntries(
       [...observed].map(([key, o]) => [key, [o.exists, o.state, o.enabled, o.unitFileState, o.canReload, o.drift?.join("; ")]]),
@@ -139,6 +140,7 @@ describe("observeUnits in a user scope", () => {
     expect(runner.lines).toEqual([
       "systemctl --user -M alice@ list-unit-files --output=json -- tend-*",
       "systemctl --user -M alice@ list-units --all --output=json -- tend-*",
+      "systemctl --user -M alice@ show -p Id,MainPID -- tend-syncthing.service",
     ]);
     expect(observed.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: true });
   });
@@ -153,6 +155,7 @@ describe("observeUnits in a user scope", () => {
       expect(runner.calls.map((c) => [c.argv.slice(0, 3).join(" "), c.env])).toEqual([
         ["systemctl --user list-unit-files", { XDG_RUNTIME_DIR: "/run/user/1000" }],
         ["systemctl --user list-units", { XDG_RUNTIME_DIR: "/run/user/1000" }],
+        ["systemctl --user show", { XDG_RUNTIME_DIR: "/run/user/1000" }],
       ]);
     } finally {
       vi.mocked(processUid).mockReturnValue(0);

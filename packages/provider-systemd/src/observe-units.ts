@@ -60,7 +60,25 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
     }
     observations.set(target.key, observation);
   }
+  if (!ctx.root) await readMainPids(targets, observations, ctx);
   return observations;
+}
+
+/**
+ * The main pid of every running service that may be restarted for a replaced build (see
+ * `restartOnUpgrade`), from one `systemctl show`; core reads /proc through it. Not asked when
+ * no such service runs.
+ */
+async function readMainPids(targets: Target[], observations: Map<string, Observation>, ctx: ReadContext): Promise<void> {
+  const running = targets.filter((t) => t.resource.type === "service" && t.resource.restartOnUpgrade !== false && observations.get(t.key)?.state === "running");
+  if (running.length === 0) return;
+  const units = [...new Set(running.map((t) => t.unit))];
+  const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,MainPID", "--", ...units]));
+  const shown = parseShowOutput(result.stdout, units);
+  for (const target of running) {
+    const pid = Number(shown.get(target.unit)?.MainPID ?? 0);
+    if (Number.isInteger(pid) && pid > 0) observations.get(target.key)!.mainPid = pid;
+  }
 }
 
 async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadings> {

@@ -31,6 +31,9 @@ export class UsageError extends Error {
   ) {
     super(message);
   }
+
+  /** The command whose flags were wrong, once it is known: its `--help` lists them. */
+  command?: CommandName;
 }
 
 /**
@@ -39,6 +42,16 @@ export class UsageError extends Error {
  * or a misspelt command is refused with the closest real one.
  */
 export function parseCommandLine(argv: string[]): CommandLine {
+  const command = readCommand(argv);
+  try {
+    return readFlags(argv, command);
+  } catch (error) {
+    if (error instanceof UsageError && command !== "help") error.command = command;
+    throw error;
+  }
+}
+
+function readCommand(argv: string[]): CommandName {
   const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
   const first = commandIndex >= 0 ? argv[commandIndex]! : undefined;
   let command: CommandName = "help";
@@ -48,6 +61,11 @@ export function parseCommandLine(argv: string[]): CommandLine {
     }
     command = first as CommandName;
   }
+  return command;
+}
+
+function readFlags(argv: string[], command: CommandName): CommandLine {
+  const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
   const flags = [...FLAGS[command], ...GLOBAL];
   const values = new Map<string, string | true>();
   const positionals: string[] = [];

@@ -35,7 +35,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
           // A distro unit can also be shipped as a file (by a package, or a `file` resource).
           if (!units.has(unitName(r)) && (await ctx.files.exists(`/lib/sim/${unitName(r)}`))) units.set(unitName(r), { enabled: false, running: false, pid: 0 });
           const unit = units.get(unitName(r));
-          out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.canReload ? { canReload: true } : {}) } : { exists: false });
+          out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.running ? { mainPid: unit.pid } : {}), ...(unit.canReload ? { canReload: true } : {}) } : { exists: false });
         }
         return out;
       },

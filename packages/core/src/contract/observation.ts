@@ -20,6 +20,12 @@ export interface Observation {
    * foreign systemd drop-in overriding a unit tend wrote. Unlike drift, apply does not act on them.
    */
   warnings?: string[];
+  /**
+   * The pid of the service's main process, as the init reports it (running services only). Core
+   * reads `/proc/PID/maps` through it to find a program or library replaced on disk since it
+   * started (stale builds): that is drift, and apply restarts the service.
+   */
+  mainPid?: number;
   /** Anything else worth showing in `tend observe` (pid, sub-state, restarts). */
   details?: Record<string, string | number | boolean>;
 }

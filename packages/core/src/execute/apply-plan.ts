@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { ResourceChange } from "../contract/change.js";
+import type { Operation, ResourceChange } from "../contract/change.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
@@ -113,6 +113,7 @@ export async function applyPlan(
       provider: entry.provider,
       artifacts: intendedArtifacts(record?.artifacts ?? [], entry.writes),
       ...(entry.ops.length > 0 ? { pending: entry.ops } : {}),
+      ...(entry.ops.length > 0 && entry.causes ? { pendingWhy: entry.causes } : {}),
     });
   }
   await checkpoint("recording the plan");
@@ -183,15 +184,11 @@ export async function applyPlan(
     const done = await runProviders(ready.filter((e) => !failed.has(e.key)), "apply");
     for (const entry of ready) {
       if (!done.has(entry.key)) continue;
-      const record = state.resources[entry.key];
-      if (record) {
-        const { pending: _pending, ...rest } = record;
-        store.set(state, entry.key, { ...rest, resource: entry.resource });
-      }
       const provider = providerOf(entry);
-      if (provider && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"))) {
-        verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
-      }
+      const verifying = provider !== undefined && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"));
+      // A start or restart stays in the ledger until verification sees the service up.
+      settle(entry.key, entry.resource, verifying ? ["start", "restart"] : []);
+      if (verifying) verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
       finished.add(entry.key);
       const did = entry.ops.map((op) => PAST[op]!).join(", ");
       const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
@@ -210,12 +207,26 @@ export async function applyPlan(
       failed.add(problem.location.resource ?? "");
       failures.push(problem);
     }
-    for (const target of verifyTargets) if (!failed.has(target.key)) log(`${target.key}: verified`);
+    for (const target of verifyTargets) {
+      if (failed.has(target.key)) continue;
+      settle(target.key, target.resource, []);
+      log(`${target.key}: verified`);
+    }
   }
   // 7. The state the spec asked for is the state the init reports.
   if (!session.offline) failures.push(...(await checkDesired(session, active, assigned, state, failed)));
   await store.save(state);
   return { ok: failures.length === 0, lines, failures };
+
+  /** Takes the operations carried out off a resource's ledger, keeping those in `unfinished`. */
+  function settle(key: string, resource: PlanEntry["resource"], unfinished: Operation[]): void {
+    const record = state.resources[key];
+    if (!record) return;
+    const { pending, pendingWhy, ...rest } = record;
+    const left = (pending ?? []).filter((op) => unfinished.includes(op));
+    const why = Object.fromEntries(Object.entries(pendingWhy ?? {}).filter(([op]) => left.includes(op as Operation)));
+    store.set(state, key, { ...rest, resource, ...(left.length > 0 ? { pending: left } : {}), ...(Object.keys(why).length > 0 ? { pendingWhy: why } : {}) });
+  }
 
   /** Runs each provider's part of a wave (batched when the provider can); the keys that succeeded. */
   async function runProviders(wave: PlanEntry[], kind: "apply" | "remove"): Promise<Set<string>> {

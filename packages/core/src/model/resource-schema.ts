@@ -68,6 +68,10 @@ export const ServiceSchema = z
     restartOn: references.optional(),
     reloadOn: references.optional(),
     reloadSignal: z.enum(SIGNALS).optional(),
+    restartOnUpgrade: z
+      .boolean()
+      .optional()
+      .describe("Restart the service when its program or a library it loaded is replaced on disk (default true)"),
     verify: z.object({ settle: z.number().min(0).max(600).describe("seconds") }).strict().optional(),
   })
   .strict();

@@ -6,7 +6,7 @@ import { errors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { canonicalReference } from "../model/reference.js";
 import type { Resource } from "../model/resource-schema.js";
-import type { RecordedArtifact, StateFile } from "../state/state-file.js";
+import type { RecordedArtifact, RecordedResource, StateFile } from "../state/state-file.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
 import { artifactId } from "./artifact-id.js";
 import { contentHash } from "./content-hash.js";
@@ -36,6 +36,8 @@ export interface PlanInput {
   /** Providers' warnings about how they express a resource (see ProviderDefinition.warnings), by key. */
   notes?: Map<string, string[]>;
   observations: Map<string, Observation>;
+  /** Stale builds: running services whose program or libraries were replaced on disk, described, by key. */
+  replacedCode?: Map<string, string[]>;
   adopt: boolean;
   /** Under `--root`: nothing runs, so nothing is started, stopped, restarted or reloaded. */
   offline?: boolean;
@@ -126,21 +128,27 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const filesChanged = entry.writes.length > 0;
   const ops = new Set<Operation>();
   const reasons: string[] = [];
+  const causes: Partial<Record<Operation, string>> = {};
+  if (filesChanged && record) causes.restart = "its definition changed";
   if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
-  if (resource.type === "timer") planTimer(observation, filesChanged, ops);
-  if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, problems);
-  for (const op of record?.pending ?? []) {
-    if (!ops.has(op)) {
-      ops.add(op);
-      reasons.push(`an earlier apply stopped before it could ${op}`);
-    }
+  const replaced = input.offline ? undefined : input.replacedCode?.get(key);
+  if (replaced && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+    // Restart, never reload: a reload keeps the process that maps the old code.
+    entry.drift.push(...replaced);
+    ops.add("restart");
+    causes.restart = causes.restart ? `${causes.restart} and it was ${replaced[0]}` : `it was ${replaced[0]}`;
   }
+  if (resource.type === "timer") planTimer(observation, filesChanged, ops);
+  if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, causes, problems);
+  if (record) resumeLedger(record, resource, observation, ops, reasons, causes);
   for (const op of provider?.refused ?? []) ops.delete(op);
   if (input.offline) for (const op of RUNTIME_OPS) ops.delete(op);
   if (ops.has("start") && ops.has("restart")) ops.delete("restart");
   if ((ops.has("start") || ops.has("restart")) && ops.has("reload")) ops.delete("reload");
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
   entry.reasons = reasons;
+  const kept = Object.fromEntries(Object.entries(causes).filter(([op]) => ops.has(op as Operation)));
+  if (Object.keys(kept).length > 0) entry.causes = kept;
   if (!record) entry.action = "add";
   else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
     entry.action = "change";
@@ -149,6 +157,42 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
 }
 
 const RUNTIME_OPS: Operation[] = ["start", "stop", "restart", "reload"];
+
+function alreadyTrue(op: Operation, observation: Observation | undefined): boolean {
+  if (observation?.exists !== true) return false;
+  if (op === "start") return observation.state === "running";
+  if (op === "stop") return observation.state === "stopped";
+  if (op === "enable") return observation.enabled === true;
+  if (op === "disable") return observation.enabled === false;
+  return false;
+}
+
+/**
+ * The restart ledger: operations an earlier apply recorded and never carried out and verified
+ * (it failed or was killed after writing the change that needs them) are planned again, with
+ * the change that made them necessary. A reload of a service that is not running is dropped
+ * (starting it reads the new config), as is a restart or reload of a service now wanted stopped,
+ * and a start, stop, enable or disable the init already reports done.
+ */
+function resumeLedger(
+  record: RecordedResource,
+  resource: Resource,
+  observation: Observation | undefined,
+  ops: Set<Operation>,
+  reasons: string[],
+  causes: Partial<Record<Operation, string>>,
+): void {
+  const wantedStopped = resource.type === "service" && desiredOf(resource).state === "stopped";
+  for (const op of record.pending ?? []) {
+    if (ops.has(op) || alreadyTrue(op, observation)) continue;
+    if ((op === "restart" || op === "reload") && wantedStopped) continue;
+    if (op === "reload" && observation?.state === "stopped") continue;
+    ops.add(op);
+    const why = record.pendingWhy?.[op];
+    if (why) causes[op] = why;
+    reasons.push(why ? `${why} in an earlier apply; ${op} still pending` : `an earlier apply stopped before it could ${op}`);
+  }
+}
 const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
 /**
@@ -260,6 +304,7 @@ function planTriggers(
   planned: Map<string, PlanEntry>,
   ops: Set<Operation>,
   reasons: string[],
+  causes: Partial<Record<Operation, string>>,
   problems: TendError[],
 ): void {
   const desired = desiredOf(service);
@@ -278,6 +323,7 @@ function planTriggers(
       reasons.push(`${trigger.key} changed, ${field} matched`);
       if (op === "reload" && observation?.state !== "running") continue;
       ops.add(op);
+      causes[op] = causes[op] ? `${causes[op]} and ${trigger.key} changed` : `${trigger.key} changed`;
     }
   }
 }

@@ -28,6 +28,11 @@ export interface PlanEntry {
   provider: string;
   ops: Operation[];
   reasons: string[];
+  /**
+   * Why a restart or reload is needed (`file:web-config changed`), for the ledger: apply records
+   * it with the pending operation, and a later plan names it if this apply does not finish.
+   */
+  causes?: Partial<Record<Operation, string>>;
   /** Drift found on the host (`/etc/…/tend-web.service was edited`). */
   drift: string[];
   /** Target paths that hold files tend did not write; apply refuses them without --adopt. */

@@ -18,6 +18,7 @@ import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { planChanges } from "../plan/plan-changes.js";
+import { findReplacedCode } from "../observe/find-replaced-code.js";
 import type { Plan } from "../plan/plan-types.js";
 import { ExecaRunner } from "../runner/execa-runner.js";
 import { findSpec } from "../spec/find-spec.js";
@@ -257,6 +258,7 @@ export class Session {
     const providers = [...new Set(assigned.values())];
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
+    const replacedCode = this.offline ? new Map<string, string[]>() : await findReplacedCode(resources, observations, this.files);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
@@ -288,6 +290,7 @@ export class Session {
       current,
       obstacles,
       observations,
+      replacedCode,
       warnings,
       notes,
       adopt: options.adopt ?? false,

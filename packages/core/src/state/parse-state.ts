@@ -58,6 +58,10 @@ export function parseRecord(key: string, value: unknown, problems: string[]): Re
   if (value.pending !== undefined && (!Array.isArray(value.pending) || value.pending.some((op) => !OPERATIONS.includes(op as string)))) {
     return reject("lists pending operations tend does not know");
   }
+  const why = value.pendingWhy;
+  if (why !== undefined && (!isObject(why) || Object.entries(why).some(([op, text]) => !OPERATIONS.includes(op) || typeof text !== "string"))) {
+    return reject("gives reasons for pending operations tend does not know");
+  }
   const artifacts: RecordedArtifact[] = [];
   for (const item of value.artifacts as unknown[]) {
     const artifact = parseArtifact(item);
@@ -69,6 +73,7 @@ export function parseRecord(key: string, value: unknown, problems: string[]): Re
     provider: value.provider,
     artifacts,
     ...(value.pending ? { pending: value.pending as Operation[] } : {}),
+    ...(why ? { pendingWhy: why as RecordedResource["pendingWhy"] } : {}),
   };
 }
 

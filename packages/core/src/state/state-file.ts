@@ -21,8 +21,14 @@ export interface RecordedResource {
   resource: Resource;
   provider: string;
   artifacts: RecordedArtifact[];
-  /** Operations an apply set out to do and has not finished (the journal a rerun resumes). */
+  /**
+   * The restart ledger: operations an apply set out to do and has not carried out and verified.
+   * Recorded before the change that makes them necessary is written, so a run that fails or is
+   * killed leaves them here, and the next plan and apply carry them out.
+   */
   pending?: Operation[];
+  /** Why each pending operation is needed, in plan wording (`file:web-config changed`). */
+  pendingWhy?: Partial<Record<Operation, string>>;
 }
 
 /** The state file: every resource tend manages in one scope and every file it wrote. */

@@ -1,0 +1,30 @@
+import type { HostFiles } from "../contract/context.js";
+import type { Observation } from "../contract/observation.js";
+import type { Resource } from "../model/resource-schema.js";
+import { replacedCode } from "./replaced-code.js";
+
+/**
+ * Stale builds: for every running service whose init reports its main process, what that
+ * process runs from files since replaced or deleted (`running a replaced /usr/sbin/nginx`), by
+ * resource key. Read through /proc, one file per running service; a service with
+ * `restartOnUpgrade: false` is not looked at, and a process that is gone or not readable
+ * (another user's, a host without /proc) counts as nothing found.
+ */
+export async function findReplacedCode(resources: Resource[], observations: Map<string, Observation>, files: HostFiles): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (const resource of resources) {
+    if (resource.type !== "service" || resource.restartOnUpgrade === false) continue;
+    const key = `service:${resource.name}`;
+    const observation = observations.get(key);
+    const pid = observation?.mainPid;
+    if (observation?.state !== "running" || pid === undefined || !Number.isInteger(pid) || pid <= 1) continue;
+    const maps = await files.readFile(`/proc/${pid}/maps`).catch(() => null);
+    if (maps === null) continue;
+    const paths = replacedCode(maps);
+    if (paths.length === 0) continue;
+    const described: string[] = [];
+    for (const path of paths) described.push(`running a ${(await files.exists(path).catch(() => false)) ? "replaced" : "deleted"} ${path}`);
+    found.set(key, described);
+  }
+  return found;
+}
