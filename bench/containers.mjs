@@ -20,7 +20,7 @@ export async function containers({ short = false, inits = CONTAINER_INITS } = {}
         for (const row of JSON.parse(result.stdout.trim().split("\n").pop())) {
           // The issue's goal for start-up: a no-op plan within 1.5x of node plus the init's queries.
           const goal = row.name.includes("no-op plan") ? 1.5 : undefined;
-          rows.push({ name: row.name, ms: row.ms, ratio: row.ms / row.floorMs, of: `floor ${row.floorMs.toFixed(0)} ms`, ...(goal ? { goal } : {}) });
+          rows.push({ name: row.name, ms: row.ms, ratio: row.ms / row.floorMs, of: `floor ${row.floorMs.toFixed(0)} ms${row.note ? `; ${row.note}` : ""}`, ...(goal ? { goal } : {}) });
         }
       } finally {
         await host.stop();

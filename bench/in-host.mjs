@@ -13,12 +13,25 @@ const FLOOR = `/opt/tend/bench/floors/${init}.sh`;
 const SPEC = "/tmp/tend-bench/tend.yaml";
 const CONFIG = "/tmp/tend-bench/tend.config.ts";
 
+/**
+ * Applies whose verification failed and were run again. With settle 0, runit's verification can
+ * read a service runsv is restarting (`down: 0s, normally up, want up`) as stopped: a finding the
+ * benchmark reports (in the row) rather than fails on.
+ */
+let verifyRetries = 0;
+
 function time(argv) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", cwd: "/tmp/tend-bench" });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
-  return ms;
+  for (let attempt = 0; ; attempt += 1) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", cwd: "/tmp/tend-bench" });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status === 0) return ms;
+    if (attempt < 2 && result.stderr.includes("TEND_VERIFY_FAILED")) {
+      verifyRetries += 1;
+      continue;
+    }
+    throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
+  }
 }
 const fastest = (argv, count = runs) => Math.min(...Array.from({ length: count }, () => time(argv)));
 const tend = (...args) => [process.execPath, CLI, ...args];
@@ -58,10 +71,14 @@ rows.push({ name: `${init}: no-op plan of ${n} services (tend.config.ts)`, ms: b
 
 let arg = 100000;
 const changes = [];
-for (let i = 0; i < runs; i += 1) {
+for (let i = 0; changes.length < runs && i < runs * 2; i += 1) {
   arg = arg === 100000 ? 300000 : 100000;
   writeSpec(arg);
-  changes.push(time(tend("apply", "-f", SPEC)));
+  const retriesBefore = verifyRetries;
+  const ms = time(tend("apply", "-f", SPEC));
+  // A re-run after a failed verification changed nothing: not a measurement of a change.
+  if (verifyRetries === retriesBefore) changes.push(ms);
 }
 rows.push({ name: `${init}: apply changing 1 of ${n} services`, ms: Math.min(...changes), floorMs: floorChange });
+if (verifyRetries > 0) for (const row of rows) row.note = `${verifyRetries} apply(s) re-run after a failed verification`;
 process.stdout.write(`${JSON.stringify(rows)}\n`);
