@@ -1,5 +1,11 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, demoStarts } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { GREETING as HOSTILE } from "../support/greeting.js";
+import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
@@ -7,6 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * dinit: the image exists only when TEND_IT_OVERLAY/dinit holds its binaries (see
  * packages/testkit/images/README.md); without them the suite is skipped, saying why. alice's own
  * dinit (`dinit --user`) runs as a system service of the test, as a login manager would start it.
+ *
+ * Every form an admin writes `exec` in (EXEC_FORMS) goes through kill, restart on change,
+ * restartOn, reloadOn with HUP, desired stopped and removal, its processes counted in the process
+ * table (livePids), never by asking dinit.
  *
  * The tests run in order and build on each other, as an admin's successive applies would.
  */
@@ -62,6 +72,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   beforeAll(async () => {
     host = await startHost("dinit");
     await host.mustExec(["mkdir", "-p", "/var/tmp/tend-test"]);
+    await host.writeFile("/opt/demo/bin/demo", DEMO, { mode: 0o755 });
     // A service a package would ship: tend only enables and disables it.
     await host.writeFile("/lib/dinit.d/distro-echo", "type = process\ncommand = /bin/sleep 100009\nrestart = false\n");
     // alice's service manager, started the way a login manager (turnstile) would.
@@ -287,6 +298,296 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
   });
 
+  /** What the removal test left: the services every later spec keeps. */
+  const KEPT = [web2, api, conf2, hup];
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const cmdline = async (pid: number | string) => (await host.readFile(`/proc/${pid}/cmdline`)).split("\0").slice(0, -1);
+
+  describe("exec forms: dinit supervises and signals the program itself, and stop, restart and removal end its whole process group", () => {
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    /** The forms whose program is the process dinit starts; a pipeline's is its shell. */
+    const SIGNALLED = FORMS.filter((form) => form !== "pipeline");
+    const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
+    /** The pipeline's other side logs as NAME-tail. */
+    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+    const trigger = (content: string) => ({ type: "File", name: "trigger", path: "/etc/demo-trigger", content: `${content}\n` });
+    const formConf = (content: string) => ({ type: "File", name: "form-conf", path: "/etc/demo-conf", content: `${content}\n` });
+    /** One service per form, each with env (so dinit runs it through `/usr/bin/env NAME=value`); all but the pipeline reload on HUP. */
+    const formService = (form: ExecForm, greeting: string, extra: Record<string, unknown>) => ({
+      type: "Service",
+      name: nameOf(form),
+      exec: EXEC_FORMS[form](nameOf(form)),
+      restart: "always",
+      env: { GREETING: greeting },
+      restartOn: ["File[trigger]"],
+      ...(form === "pipeline" ? {} : { reloadSignal: "HUP", reloadOn: ["File[form-conf]"] }),
+      ...extra,
+    });
+    const formSpec = (options: { greeting?: string; trigger?: string; conf?: string; extra?: Record<string, unknown> } = {}) =>
+      spec(...KEPT, trigger(options.trigger ?? "one"), formConf(options.conf ?? "one"), ...FORMS.map((form) => formService(form, options.greeting ?? HOSTILE, options.extra ?? {})));
+    const applyForms = async (options: Parameters<typeof formSpec>[0] = {}) => {
+      await host.writeFile(SYSTEM_SPEC, formSpec(options));
+      return host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+    };
+    const pidOf = async (form: ExecForm) => (await listed(`tend-${nameOf(form)}`))?.pid;
+    /** Every live process of every side of a form (the process table, not dinit). */
+    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
+    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    const groupOf = async (pid: string | number) => Number((await host.mustSh(`ps -o pgid= -p ${pid}`)).trim());
+    /** Waits until each side of each form runs exactly one live process and dinit lists a pid other than `before`'s; resolves with dinit's pids. */
+    async function oneEach(forms: ExecForm[] = FORMS, before: Map<ExecForm, number> = new Map()): Promise<Map<ExecForm, number>> {
+      const pids = new Map<ExecForm, number>();
+      for (const form of forms) {
+        const pid = await host.waitFor(
+          async () => {
+            const supervised = await pidOf(form);
+            if (supervised === undefined || supervised === before.get(form)) return undefined;
+            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
+            return counts.every((count) => count === 1) ? supervised : undefined;
+          },
+          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
+        );
+        pids.set(form, pid);
+      }
+      return pids;
+    }
+    /** Exactly one live process per side, the program being the one dinit lists (for a pipeline, all in its process group); none of `old`. */
+    async function expectOnlyNew(pids: Map<ExecForm, number>, old: Map<ExecForm, string[]>, forms: ExecForm[] = FORMS): Promise<void> {
+      for (const form of forms) {
+        const live = await liveOf(form);
+        expect(live, nameOf(form)).toHaveLength(sides(form).length);
+        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
+        if (form === "pipeline") for (const pid of live) expect(await groupOf(pid), "the pipeline's process group").toBe(pids.get(form));
+        else expect(live, `${nameOf(form)}: the program is the process dinit supervises`).toEqual([String(pids.get(form))]);
+      }
+    }
+    /** None of `old` alive right now: what apply must have ended before it returned. */
+    async function expectNoneOf(old: Map<ExecForm, string[]>): Promise<void> {
+      for (const form of FORMS) {
+        const live = await liveOf(form);
+        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors once apply returned`).toEqual([]);
+      }
+    }
+    let pids = new Map<ExecForm, number>();
+
+    it("adds each form: dinit runs the program itself, its argv byte for byte through /usr/bin/env, or one sh -c leading a pipeline's process group", async () => {
+      const output = await applyForms();
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: verified`);
+      pids = await oneEach();
+      await expectOnlyNew(pids, new Map(FORMS.map((form) => [form, []])));
+      const expected: Record<ExecForm, string[]> = {
+        shellLoop: ["/bin/sh", "-c", EXEC_FORMS.shellLoop(nameOf("shellLoop")).slice("/bin/sh -c '".length, -1)],
+        quotedArgs: ["/bin/sh", "/opt/demo/bin/demo", nameOf("quotedArgs"), "", "daemon off;"],
+        scriptPath: ["/bin/sh", "/opt/demo/bin/demo", nameOf("scriptPath")],
+        shellThenExec: ["/bin/sh", "/opt/demo/bin/demo", nameOf("shellThenExec")],
+        pipeline: ["/bin/sh", "-c", EXEC_FORMS.pipeline(nameOf("pipeline"))],
+      };
+      for (const form of FORMS) {
+        const pid = pids.get(form)!;
+        expect(await cmdline(pid), nameOf(form)).toEqual(expected[form]);
+        // env handed over the environment and exec'd the program in its own place.
+        expect((await host.readFile(`/proc/${pid}/environ`)).split("\0"), nameOf(form)).toContain(`GREETING=${HOSTILE}`);
+        // dinit made each service a session (and process group) of its own.
+        expect(await groupOf(pid), nameOf(form)).toBe(pid);
+      }
+      expect((await demoStarts(host, nameOf("quotedArgs"))).at(-1)).toBe(`start ${pids.get("quotedArgs")} ${HOSTILE}`);
+      expect((await host.exec(["test", "-e", "/tmp/pwned"])).exitCode).toBe(1);
+      const command = (await host.readFile(`/etc/dinit.d/tend-${nameOf("quotedArgs")}`)).split("\n").find((line) => line.startsWith("command = "))!;
+      expect(command).toMatch(/^command = \/usr\/bin\/env "GREETING=[^\n]*" \/opt\/demo\/bin\/demo form-quotedargs "" "daemon off;"$/);
+      await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+    });
+
+    it("warns in plan that only a pipeline's shell is restarted when it dies alone", async () => {
+      const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+      expect(plan).toContain(
+        `! service:${nameOf("pipeline")} warning: its exec keeps /bin/sh in front of the program (a pipeline, or a command after which the script goes on): if that shell alone dies, dinit starts the service again while the processes it started keep running; stop, restart and removal end them all (dinit signals the service's whole process group)`,
+      );
+      for (const form of SIGNALLED) expect(plan).not.toContain(`service:${nameOf(form)} warning`);
+    });
+
+    it("kill: dinit starts the program again, and exactly one live process runs", async () => {
+      const old = await snapshot();
+      for (const form of SIGNALLED) await host.mustExec(["kill", "-KILL", String(pids.get(form))]);
+      const next = await oneEach(SIGNALLED, pids);
+      await pause(1_500); // a second copy would show by now
+      await expectOnlyNew(next, old, SIGNALLED);
+      for (const form of SIGNALLED) pids.set(form, next.get(form)!);
+    });
+
+    it("restart on change: nothing of the old processes outlives the apply, and exactly one new one runs", async () => {
+      const old = await snapshot();
+      const output = await applyForms({ greeting: "changed" });
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted`);
+      await expectNoneOf(old);
+      pids = await oneEach(FORMS, pids);
+      await expectOnlyNew(pids, old);
+      for (const form of SIGNALLED.filter((f) => f !== "shellLoop")) expect((await demoStarts(host, nameOf(form))).at(-1)).toBe(`start ${pids.get(form)} changed`);
+    });
+
+    it("restartOn: a changed file restarts every form, the old processes gone once apply returns, exactly one new each", async () => {
+      const old = await snapshot();
+      const output = await applyForms({ greeting: "changed", trigger: "two" });
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted (file:trigger changed, restartOn matched)`);
+      await expectNoneOf(old);
+      pids = await oneEach(FORMS, pids);
+      await expectOnlyNew(pids, old);
+    });
+
+    it("reloadOn with reloadSignal HUP: dinitctl signal reaches the program itself, same pid, started once, never restarted", async () => {
+      const starts = new Map(await Promise.all(SIGNALLED.map(async (form) => [form, await startedPids(host, nameOf(form))] as const)));
+      const output = await applyForms({ greeting: "changed", trigger: "two", conf: "two" });
+      for (const form of SIGNALLED) {
+        expect(output).toContain(`service:${nameOf(form)}: changed, reloaded (file:form-conf changed, reloadOn matched)`);
+        const pid = String(pids.get(form));
+        await host.waitFor(async () => (await hupsReceived(host, nameOf(form))).includes(pid), { timeoutMs: 10_000, what: `${nameOf(form)} to log its HUP` });
+      }
+      await pause(1_500); // a restart would show by now
+      for (const form of SIGNALLED) {
+        const pid = String(pids.get(form));
+        expect(await hupsReceived(host, nameOf(form))).toEqual([pid]);
+        expect(await pidOf(form)).toBe(pids.get(form));
+        expect(await livePids(host, nameOf(form))).toEqual([pid]);
+        expect(await startedPids(host, nameOf(form))).toEqual(starts.get(form));
+      }
+      expect(output).not.toContain(`service:${nameOf("pipeline")}: changed`);
+    });
+
+    it("refuses reloadSignal on a pipeline at plan, naming the field: dinitctl signal would reach its shell", async () => {
+      const piped = { type: "Service", name: "piped", exec: EXEC_FORMS.pipeline("piped"), reloadSignal: "HUP", reloadOn: ["File[form-conf]"] };
+      await host.writeFile("/spec/piped.yaml", formSpec({ greeting: "changed", trigger: "two", conf: "two" }) + "---\n" + JSON.stringify({ tend: "v1alpha1", ...piped }) + "\n");
+      const output = await host.expectTend(["plan", "-f", "/spec/piped.yaml"], { exitCode: 1 });
+      expect(output).toContain(
+        "error TEND_INVALID_FIELD: service:piped has an invalid `reloadSignal`: `exec` is shell syntax that runs as `/bin/sh -c` without handing over to its last command (a pipeline, a background job or a compound command last), so `dinitctl signal HUP` would reach that shell, not the program",
+      );
+      expect(output).toMatch(/at .*service:piped, field reloadSignal/);
+      expect(await exists("/etc/dinit.d/tend-piped")).toBe(false);
+    });
+
+    it("desired stopped: no process of any form runs once apply returns", async () => {
+      const old = await snapshot();
+      await applyForms({ greeting: "changed", trigger: "two", conf: "two", extra: { desired: { state: "stopped", enabled: true } } });
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect((await listed(`tend-${nameOf(form)}`))?.started, nameOf(form)).not.toBe(true);
+        expect(await exists(`/etc/dinit.d/boot.d/tend-${nameOf(form)}`)).toBe(true);
+      }
+      await pause(1_500); // dinit restarts nothing it was told to stop
+      for (const form of FORMS) expect(await liveOf(form), nameOf(form)).toEqual([]);
+      expect([...old.values()].flat()).toHaveLength(FORMS.length + 1);
+      await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+      await applyForms({ greeting: "changed", trigger: "two", conf: "two" });
+      pids = await oneEach();
+    });
+
+    it("removal: no process of any form runs once apply returns, and dinit forgets them", async () => {
+      const old = await snapshot();
+      expect([...old.values()].flat()).toHaveLength(FORMS.length + 1);
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT));
+      await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect(await listed(`tend-${nameOf(form)}`)).toBeUndefined();
+        expect(await exists(`/etc/dinit.d/tend-${nameOf(form)}`)).toBe(false);
+      }
+    });
+
+    it("a program of the group that ignores dinit's TERM is killed before apply returns, so nothing survives a removal", async () => {
+      const stubborn = {
+        type: "Service",
+        name: "stubborn",
+        exec: `/opt/demo/bin/demo stubborn | /bin/sh -c 'trap "" TERM; echo "start $$" >> /var/tmp/demo-stubborn-tail; while :; do sleep 1; done'`,
+        restart: "always",
+      };
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT, stubborn));
+      await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+      const leader = await host.waitFor(async () => {
+        const pid = (await listed("tend-stubborn"))?.pid;
+        return pid !== undefined && (await livePids(host, "stubborn-tail")).length === 1 ? pid : undefined;
+      }, { timeoutMs: 10_000, what: "tend-stubborn to run" });
+      const [tail] = await livePids(host, "stubborn-tail");
+      expect(await groupOf(tail!)).toBe(leader);
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT));
+      const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+      expect(await livePids(host, "stubborn")).toEqual([]);
+      expect(await livePids(host, "stubborn-tail")).toEqual([]);
+      expect(output).toContain(`tend-stubborn: killed what was left of its process group ${leader}, 5 s after dinit stopped it`);
+    });
+
+    it("a program path holding `=` with env: sh execs it in its own place, so dinit still supervises the program", async () => {
+      await host.mustSh("mkdir -p '/opt/demo/a=b' && cp /opt/demo/bin/demo '/opt/demo/a=b/demo'");
+      const eq = { type: "Service", name: "eqpath", exec: "/opt/demo/a=b/demo eqpath", restart: "always", env: { GREETING: "eq" } };
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT, eq));
+      expect(await host.expectTend(["apply", "-f", SYSTEM_SPEC])).toContain("service:eqpath: verified");
+      expect(await host.readFile("/etc/dinit.d/tend-eqpath")).toContain(`command = /usr/bin/env GREETING=eq /bin/sh -c "exec \\"$$0\\" \\"$$@\\"" /opt/demo/a=b/demo eqpath\n`);
+      const pid = await host.waitFor(async () => {
+        const supervised = (await listed("tend-eqpath"))?.pid;
+        return supervised !== undefined && (await livePids(host, "eqpath")).length === 1 ? supervised : undefined;
+      }, { timeoutMs: 10_000, what: "tend-eqpath to run" });
+      expect(await livePids(host, "eqpath")).toEqual([String(pid)]);
+      expect(await cmdline(pid)).toEqual(["/bin/sh", "/opt/demo/a=b/demo", "eqpath"]);
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT));
+      await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+      expect(await livePids(host, "eqpath")).toEqual([]);
+    });
+  });
+
+  describe("batching: one dinitctl list for a wave, then only the one call each service needs", () => {
+    /** dinitctl's calls, logged by a shim first on tend's PATH (/usr/local/sbin). */
+    const LOG = "/var/tmp/dinitctl-calls";
+    const many = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: "Service", name: `${prefix}${i}`, exec: `/bin/sleep ${200_000 + i}`, restart: "always" }));
+    /** The dinitctl calls `tend apply` makes for a spec, counted by subcommand. */
+    async function callsOf(resources: Record<string, unknown>[]): Promise<Record<string, number>> {
+      await host.writeFile(SYSTEM_SPEC, spec(...KEPT, ...resources));
+      await host.mustExec(["rm", "-f", LOG]);
+      await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+      const lines = (await host.exec(["cat", LOG])).stdout.split("\n").filter(Boolean);
+      const counts: Record<string, number> = {};
+      for (const line of lines) {
+        const verb = line.split(" ").find((word) => !word.startsWith("-"))!;
+        counts[verb] = (counts[verb] ?? 0) + 1;
+      }
+      return counts;
+    }
+
+    beforeAll(async () => {
+      expect((await host.mustSh("command -v dinitctl")).trim()).toBe("/usr/bin/dinitctl");
+      await host.writeFile("/usr/local/sbin/dinitctl", `#!/bin/sh\necho "$*" >> ${LOG}\nexec /usr/bin/dinitctl "$@"\n`, { mode: 0o755 });
+    });
+    afterAll(async () => {
+      await host.exec(["rm", "-f", "/usr/local/sbin/dinitctl", LOG]);
+    });
+
+    it("adds 3 services or 20 with the same queries (dinitctl list) and one dinitctl enable each, which also starts it; removes them with one stop, disable and unload each", async () => {
+      const addThree = await callsOf(many("three-", 3));
+      const removeThree = await callsOf([]);
+      const addTwenty = await callsOf(many("twenty-", 20));
+      for (let i = 0; i < 20; i += 1) expect((await listed(`tend-twenty-${i}`))?.started, `tend-twenty-${i}`).toBe(true);
+      const removeTwenty = await callsOf([]);
+      expect(await listed("tend-twenty-0")).toBeUndefined();
+
+      // No reload of a description dinit never loaded, no start after an enable that started it.
+      expect(Object.keys(addThree).sort()).toEqual(["enable", "list"]);
+      expect(addThree.enable).toBe(3);
+      expect(addTwenty).toEqual({ ...addThree, enable: 20 });
+      expect(Object.keys(removeThree).sort()).toEqual(["disable", "list", "stop", "unload"]);
+      expect(removeThree).toMatchObject({ stop: 3, disable: 3, unload: 3 });
+      expect(removeTwenty).toEqual({ ...removeThree, stop: 20, disable: 20, unload: 20 });
+    });
+  });
+
+  it("refuses a user service ordered after a system service at plan: no init orders services across scopes", async () => {
+    const mine = { type: "Service", name: "mine", user: true, exec: "/opt/demo/bin/demo mine", after: ["api"] };
+    await host.writeFile("/spec/cross.yaml", spec(...KEPT, mine));
+    const output = await host.expectTend(["plan", "-f", "/spec/cross.yaml"], { exitCode: 1 });
+    expect(output).toContain(
+      "error TEND_INVALID_FIELD: service:mine has an invalid `after`: names service:api, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
+    );
+    expect(output).toMatch(/at .*service:mine, field after/);
+    expect(await host.expectTend(["plan", "-f", "/spec/cross.yaml", "--user", "alice"], { exitCode: 1 })).toContain("names service:api, a system service");
+    expect(await exists("/home/alice/.config/dinit.d/tend-mine")).toBe(false);
+  });
+
   describe("user services, under alice's own dinit", () => {
     const sync = {
       type: "Service",
@@ -332,6 +633,21 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       expect(await exists("/home/alice/.config/dinit.d/tend-sync")).toBe(false);
       expect(await exists("/home/alice/.config/dinit.d/boot.d/tend-sync")).toBe(false);
     });
+  });
+
+  it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/dinit.d/tend-olddef"), 120_000);
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("leaves nothing in /var/lib/tend but the lock, the state and the edited description it replaced; alice's state folder the same", async () => {
+    expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
+    // The drift test restored an edited description: apply kept the edited copy, and nothing else.
+    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/dinit\.d\/tend-api$/)]);
+    expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toContain("command = /bin/sleep 100077\n");
+    expect(await host.mustSh("ls -A /home/alice/.local/state/tend")).toBe("lock\nlog\nstate.json\n");
   });
 });
 

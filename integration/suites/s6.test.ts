@@ -1,15 +1,33 @@
-import { checkExit, SIGNALS, ServiceSchema, type Command, type CommandResult, type HostFiles, type ProviderDefinition, type ReadContext, type Runner, type Service } from "@tend/core";
+import {
+  checkExit,
+  SIGNALS,
+  ServiceSchema,
+  type ApplyContext,
+  type Command,
+  type CommandResult,
+  type HostFiles,
+  type Operation,
+  type ProviderDefinition,
+  type ReadContext,
+  type Runner,
+  type Service,
+} from "@tend/core";
 import { applyContext, renderContext } from "@tend/testkit";
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import s6Provider from "@tend/provider-s6";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, demoStarts } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 
 /**
  * The service directories @tend/provider-s6 renders, run for real by Debian's s6-svscan (PID 1 of
  * the s6 image). Debian has no s6-rc, so this suite does by hand what s6-rc-compile does for a
  * longrun (copy `run` and `finish` into a service directory of the scan directory) and proves what
  * s6 itself decides: the restart policy of `finish`, the environment and exec of `run`, the
- * signals a reload sends, and the provider's probe. The full s6-rc path is s6rc.test.ts.
+ * signals a reload sends, the provider's probe, and, for every form an `exec` is written in, that
+ * the program is the process s6 supervises and signals and that `./finish` leaves nothing of it
+ * behind. The provider's own s6 commands run here; its s6-rc ones are s6rc.test.ts's, which
+ * covers the full s6-rc path.
  */
 
 const provider: ProviderDefinition = s6Provider;
@@ -19,11 +37,21 @@ function service(fields: Omit<Service, "type">): Service {
   return ServiceSchema.parse({ type: "service", ...fields });
 }
 
-/** Runs the provider's commands inside the container, checking exit codes as production does. */
+/**
+ * Runs the provider's commands inside the container, checking exit codes as production does.
+ * Debian has no s6-rc: its commands are recorded in `skipped` and answered with success.
+ */
 class ContainerRunner implements Runner {
+  readonly ran: string[][] = [];
+  readonly skipped: string[][] = [];
   constructor(private readonly host: TestHost) {}
   async run(command: Command): Promise<CommandResult> {
     if (command.input !== undefined) throw new Error("ContainerRunner cannot pass stdin");
+    if (command.argv[0]!.startsWith("s6-rc")) {
+      this.skipped.push(command.argv);
+      return { exitCode: 0, stdout: "", stderr: "" };
+    }
+    this.ran.push(command.argv);
     const result = await this.host.exec(command.argv, { ...(command.env ? { env: command.env } : {}), timeoutMs: command.timeoutMs ?? 60_000 });
     return checkExit(command, result);
   }
@@ -64,6 +92,7 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
 
   beforeAll(async () => {
     host = await startHost("s6");
+    await host.writeFile("/opt/demo/bin/demo", DEMO, { mode: 0o755 });
     // The provider addresses a service as s6-rc does, through the live dir's servicedirs; here
     // that is the scan directory itself.
     await host.mustExec(["mkdir", "-p", "/run/s6-rc"]);
@@ -96,10 +125,25 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     await host.mustExec(["s6-svscanctl", "-a", SCAN]);
   }
 
+  /** Writes what the provider renders for `svc` into /etc/s6/sv, then replaces `run` and `finish` of its live service directory, as s6-rc-update does. */
+  async function redeploy(svc: Service): Promise<void> {
+    for (const artifact of provider.render(svc, renderContext({ init: "s6" }))) {
+      if (artifact.store !== "directory") await host.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644 });
+    }
+    for (const file of ["run", "finish"]) {
+      await host.mustExec(["/bin/sh", "-c", 'cp -p "$1/$3" "$2/$3.new" && mv "$2/$3.new" "$2/$3"', "sh", `/etc/s6/sv/tend-${svc.name}`, `${SCAN}/tend-${svc.name}`, file]);
+    }
+  }
+
   /** `s6-svstat -o up,wantedup,pid,exitcode` as words. */
   async function svstat(name: string): Promise<{ up: boolean; wantedUp: boolean; pid: number; exitCode: number }> {
     const [up, wantedUp, pid, exitCode] = (await host.mustExec(["s6-svstat", "-o", "up,wantedup,pid,exitcode", `${SCAN}/tend-${name}`])).trim().split(" ");
     return { up: up === "true", wantedUp: wantedUp === "true", pid: Number(pid), exitCode: Number(exitCode) };
+  }
+
+  /** An apply context whose commands run in the container (s6-rc's skipped). */
+  async function liveContext(): Promise<ApplyContext & { run: ContainerRunner }> {
+    return { ...(await applyContext({ init: "s6" })), run: new ContainerRunner(host) };
   }
 
   const lines = async (path: string) => (await host.sh(`cat ${path} 2>/dev/null`)).stdout.split("\n").filter(Boolean);
@@ -117,10 +161,10 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     expect((await host.mustExec(["cat", `/proc/${status.pid}/comm`])).trim()).toBe("sleep");
   });
 
-  it('restart "always" (no finish): s6 respawns the program after every exit', async () => {
+  it('restart "always" (a finish that only ends the session): s6 respawns the program after every exit', async () => {
     await deploy(service({ name: "always", exec: "echo run >> /tmp/always.count; sleep 0.3; exit 1", restart: "always" }));
     await host.waitFor(async () => (await lines("/tmp/always.count")).length >= 3, { what: "tend-always to be respawned twice", timeoutMs: 20_000 });
-    expect(await host.sh(`test -e /etc/s6/sv/tend-always/finish`)).toMatchObject({ exitCode: 1 });
+    expect(await host.readFile("/etc/s6/sv/tend-always/finish")).not.toContain("exit 125");
     expect((await svstat("always")).wantedUp).toBe(true);
   });
 
@@ -150,11 +194,10 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
     await host.waitFor(async () => (await host.sh("test -e /tmp/signals.ready")).exitCode === 0, { what: "tend-signals to set its traps" });
     const before = await svstat("signals");
     for (const signal of SIGNALS) {
-      const ctx = await applyContext({ init: "s6" });
+      const ctx = await liveContext();
       const resource = service({ name: "signals", exec: "/bin/true", reloadSignal: signal, reloadOn: ["file:conf"] });
       await provider.apply({ key: "service:signals", action: "change", resource, ops: ["reload"], filesChanged: false, reasons: [] }, ctx);
-      expect(ctx.runner.calls).toHaveLength(1);
-      await host.mustExec(ctx.runner.calls[0]!.argv);
+      expect(ctx.run.ran.map((argv) => argv.slice(0, 2))).toEqual([["/bin/sh", "-c"]]); // one s6-svc loop
       await host.waitFor(async () => (await lines("/tmp/signals.log")).includes(signal), { what: `tend-signals to trap SIG${signal}` });
     }
     expect(await lines("/tmp/signals.log")).toEqual([...SIGNALS]);
@@ -187,5 +230,111 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
       return probe.up ? probe : undefined;
     }, { what: "tend-notify to notify readiness", timeoutMs: 10_000 });
     expect(ready?.identity).toBe(early.identity);
+  });
+
+  describe("exec forms: s6-supervise supervises and signals the program itself, and ./finish leaves nothing of it", () => {
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    const nameOf = (form: ExecForm) => `plain-${form.toLowerCase()}`;
+    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+    const formService = (form: ExecForm, env: Record<string, string> = {}) =>
+      service({ name: nameOf(form), exec: EXEC_FORMS[form](nameOf(form)), restart: "always", ...(form === "pipeline" ? {} : { reloadSignal: "HUP" as const }), env });
+    const pidOf = async (form: ExecForm) => {
+      const status = await svstat(nameOf(form));
+      return status.up && status.wantedUp ? String(status.pid) : "";
+    };
+    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
+    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    /** What apply runs for `op` on every form at once: one batch, its s6 commands in the container. */
+    async function applyOp(op: Operation, env: Record<string, string> = {}): Promise<ContainerRunner> {
+      const ctx = await liveContext();
+      const changes = FORMS.map((form) => ({ key: `service:${nameOf(form)}`, action: "change" as const, resource: formService(form, env), ops: [op], filesChanged: false, reasons: [] }));
+      const failures = await provider.applyBatch!(op === "reload" ? changes.filter((c) => !c.key.endsWith("pipeline")) : changes, ctx);
+      expect(failures).toEqual(new Map());
+      return ctx.run;
+    }
+    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
+      const pids = new Map<ExecForm, string>();
+      for (const form of FORMS) {
+        const pid = await host.waitFor(
+          async () => {
+            const supervised = await pidOf(form);
+            if (supervised === "" || supervised === before.get(form)) return undefined;
+            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
+            return counts.every((count) => count === 1) ? supervised : undefined;
+          },
+          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
+        );
+        pids.set(form, pid);
+      }
+      return pids;
+    }
+    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
+      for (const form of FORMS) {
+        const live = await liveOf(form);
+        expect(live, nameOf(form)).toHaveLength(sides(form).length);
+        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
+        if (form === "pipeline") for (const pid of live) expect((await host.mustSh(`ps -o sess= -p ${pid}`)).trim(), "one session").toBe(pids.get(form));
+        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
+      }
+    }
+    let pids = new Map<ExecForm, string>();
+
+    it("runs each form as the process s6-supervise supervises (a pipeline's shell leads its session)", async () => {
+      for (const form of FORMS) await deploy(formService(form));
+      pids = await oneEach();
+      await expectOnlyNew(pids, new Map(FORMS.map((form) => [form, []])));
+      expect(await host.mustSh(`cat /run/service/tend-${nameOf("pipeline")}/supervise/tend-session`)).toBe(`${pids.get("pipeline")}\n`);
+    });
+
+    it("kill: s6-supervise starts the program again, and ./finish ends everything of the old one", async () => {
+      const old = await snapshot();
+      for (const form of FORMS) await host.mustSh(`kill -9 ${pids.get(form)}`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      pids = next;
+    });
+
+    it("restart on change and restartOn (what apply runs: s6-svc -dwD, then -u): the old program is gone, exactly one new one runs", async () => {
+      const old = await snapshot();
+      for (const form of FORMS) await redeploy(formService(form, { GREETING: "changed" }));
+      const run = await applyOp("restart");
+      expect(run.ran.map((argv) => /s6-svc [^"]*--/.exec(argv[2]!)?.[0])).toEqual(["s6-svc -d -wD -T 20000 --", "s6-svc -u --"]);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      for (const form of FORMS.filter((f) => f !== "shellLoop")) expect((await demoStarts(host, nameOf(form))).at(-1)).toBe(`start ${(await livePids(host, nameOf(form)))[0]} changed`);
+      pids = next;
+    });
+
+    it("reload with reloadSignal HUP (s6-svc -h): the program itself gets HUP, same pid, started once", async () => {
+      const starts = new Map(await Promise.all(FORMS.map(async (form) => [form, (await startedPids(host, nameOf(form))).length] as const)));
+      await applyOp("reload");
+      for (const form of FORMS.filter((f) => f !== "pipeline")) {
+        const pid = pids.get(form)!;
+        await host.waitFor(async () => (await hupsReceived(host, nameOf(form))).includes(pid), { timeoutMs: 10_000, what: `${nameOf(form)} to log its HUP` });
+        expect(await hupsReceived(host, nameOf(form))).toEqual([pid]);
+        expect(await pidOf(form)).toBe(pid);
+        expect(await livePids(host, nameOf(form))).toEqual([pid]);
+        expect(await startedPids(host, nameOf(form))).toHaveLength(starts.get(form)!);
+      }
+    });
+
+    it("stop (what apply runs: s6-svc -dwD): no process of any form runs once it returns", async () => {
+      await applyOp("stop");
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect(await svstat(nameOf(form))).toMatchObject({ up: false, wantedUp: false });
+      }
+      await applyOp("start");
+      pids = await oneEach();
+    });
+
+    it("removal (s6-rc's s6-svc -dwD, then the directory leaves the scan directory): no process of any form runs", async () => {
+      const old = await snapshot();
+      expect([...old.values()].flat()).toHaveLength(FORMS.length + 1);
+      for (const form of FORMS) await host.mustExec(["s6-svc", "-d", "-wD", "-T", "20000", `${SCAN}/tend-${nameOf(form)}`]);
+      for (const form of FORMS) await host.mustExec(["rm", "-rf", `${SCAN}/tend-${nameOf(form)}`]);
+      await host.mustExec(["s6-svscanctl", "-an", SCAN]);
+      for (const form of FORMS) expect(await liveOf(form), nameOf(form)).toEqual([]);
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, demoStarts } from "../support/demo-daemon.js";
+import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { proveRestartLedger } from "../support/restart-ledger.js";
 import { doc, spec } from "../support/spec-documents.js";
+import { proveStaleBuildRestart } from "../support/stale-build.js";
 
 /**
  * The whole s6-rc path through the tend CLI, against the s6rc image: s6-svscan as PID 1, s6-rc's
@@ -26,8 +31,8 @@ interface Fleet {
   ready?: boolean;
 }
 
-/** The spec, as YAML documents (values JSON-quoted): web after db, a config file that restarts worker and reloads reloader. */
-function fleetSpec(fleet: Fleet): string {
+/** The spec's documents (values JSON-quoted): web after db, a config file that restarts worker and reloads reloader. */
+function fleetDocs(fleet: Fleet): string[] {
   const q = JSON.stringify;
   const docs = [
     `type: Service\nname: db\nexec: ${q("sleep 100000")}\nrestart: on_failure`,
@@ -43,7 +48,11 @@ function fleetSpec(fleet: Fleet): string {
   }
   if (fleet.crashy) docs.push(`type: Service\nname: crashy\nexec: ${q("sleep 1; exit 1")}\nrestart: always`);
   if (fleet.ready) docs.push(`type: Service\nname: ready\nexec: ${q("sleep 2; echo ready >&3; exec sleep 100003")}\nrestart: always`);
-  return spec(...docs.map(doc));
+  return docs.map(doc);
+}
+
+function fleetSpec(fleet: Fleet): string {
+  return spec(...fleetDocs(fleet));
 }
 
 const TITLE = "s6-rc services through the tend CLI";
@@ -55,6 +64,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
   beforeAll(async () => {
     host = await startHost("s6rc");
+    await host.writeFile("/opt/demo/bin/demo", DEMO, { mode: 0o755 });
   });
 
   afterAll(async () => {
@@ -207,5 +217,242 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     expect(names(await host.mustExec(["s6-rc-db", "-c", "/tmp/image/etc/s6/db/current", "contents", "tend"])).sort()).toEqual(["tend-db", "tend-ready", "tend-reloader"]);
     expect(await upList()).toEqual(live);
     expect(await current()).toBe(liveDb);
+  });
+
+  it("plans an image root it compiled as converged without any s6-rc tool: it reads the note beside the database", async () => {
+    expect(names(await host.mustExec(["cat", "/tmp/image/etc/s6/db/tend-g1-a.sources"])).slice(1)).toEqual([
+      expect.stringMatching(/^service tend-db [0-9a-f]{32}$/),
+      expect.stringMatching(/^service tend-ready [0-9a-f]{32}$/),
+      expect.stringMatching(/^service tend-reloader [0-9a-f]{32}$/),
+      expect.stringMatching(/^service tend-worker [0-9a-f]{32}$/),
+      "bundle tend-db",
+      "bundle tend-ready",
+      "bundle tend-reloader",
+    ]);
+    const tools = ["s6-rc", "s6-rc-db", "s6-rc-compile", "s6-rc-update"];
+    await host.mustSh(tools.map((tool) => `mv /usr/bin/${tool} /usr/bin/${tool}.away`).join(" && "));
+    try {
+      const plan = await host.expectTend(["plan", "-f", SPEC, "--init", "s6", "--root", "/tmp/image", "--detailed-exitcode"], { exitCode: 0 });
+      expect(plan).toContain("0 to add, 0 to change, 0 to remove");
+    } finally {
+      await host.mustSh(tools.map((tool) => `mv /usr/bin/${tool}.away /usr/bin/${tool}`).join(" && "));
+    }
+  });
+
+  it("in an image root, sources newer than the database boot uses (a compile that failed after the writes) are drift, and the next apply compiles", async () => {
+    const IMAGE_SPEC = "/spec/image.yaml";
+    const imaged = (version: string) => doc(`type: Service\nname: imaged\nexec: "sleep 10000${version}"\nrestart: always`);
+    const applyImage = (version: string, exitCode = 0) =>
+      host.writeFile(IMAGE_SPEC, spec(...fleetDocs(fleet), imaged(version))).then(() => host.expectTend(["apply", "-f", IMAGE_SPEC, "--init", "s6", "--root", "/tmp/image"], { exitCode }));
+    const planImage = (exitCode: number) => host.expectTend(["plan", "-f", IMAGE_SPEC, "--init", "s6", "--root", "/tmp/image", "--detailed-exitcode"], { exitCode });
+    await applyImage("1");
+    const compiled = (await host.mustExec(["readlink", "/tmp/image/etc/s6/db/current"])).trim();
+    await host.mustSh("mv /usr/bin/s6-rc-compile /usr/bin/s6-rc-compile.away");
+    try {
+      await applyImage("2", 1);
+    } finally {
+      await host.mustSh("mv /usr/bin/s6-rc-compile.away /usr/bin/s6-rc-compile");
+    }
+    expect(await host.readFile("/tmp/image/etc/s6/sv/tend-imaged/run")).toContain("exec /usr/bin/env sleep 100002\n");
+    expect((await host.mustExec(["readlink", "/tmp/image/etc/s6/db/current"])).trim()).toBe(compiled);
+    expect(await planImage(2)).toContain(
+      `! service:imaged drifted: /etc/s6/db/${compiled}, the database boot uses, holds an older definition of tend-imaged than /etc/s6/sv/tend-imaged: apply compiles it again`,
+    );
+    await applyImage("2");
+    expect((await host.mustExec(["readlink", "/tmp/image/etc/s6/db/current"])).trim()).not.toBe(compiled);
+    expect(await planImage(0)).toContain("0 to add, 0 to change, 0 to remove");
+  });
+
+  describe("exec forms: s6-supervise supervises and signals the program itself, and nothing of it outlives a stop", () => {
+    const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
+    const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
+    /** The pipeline's other side logs as NAME-tail. */
+    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+    const TRIGGER = (content: string) => doc(`type: File\nname: trigger\npath: /etc/demo-trigger\ncontent: "${content}\\n"`);
+    const CONF = (content: string) => doc(`type: File\nname: democonf\npath: /etc/demo-conf\ncontent: "${content}\\n"`);
+    /** One service per form; all but the pipeline reload on HUP (plan refuses that for a pipeline, below). */
+    const formService = (form: ExecForm, extra = "") => {
+      const reload = form === "pipeline" ? "" : '\nreloadSignal: HUP\nreloadOn: ["file:democonf"]';
+      return doc(`type: Service\nname: ${nameOf(form)}\nexec: ${JSON.stringify(EXEC_FORMS[form](nameOf(form)))}\nrestart: always\nrestartOn: ["file:trigger"]${reload}${extra}`);
+    };
+    const formSpec = (options: { trigger?: string; conf?: string; extra?: string } = {}) =>
+      spec(...fleetDocs(fleet), TRIGGER(options.trigger ?? "one"), CONF(options.conf ?? "one"), ...FORMS.map((form) => formService(form, options.extra)));
+    const apply = async (text: string) => {
+      await host.writeFile(SPEC, text);
+      return host.expectTend(["apply", "-f", SPEC]);
+    };
+    /** The pid s6-supervise supervises when it runs the service and wants it up, else "". */
+    const pidOf = async (name: string) => {
+      const status = await svstat(name);
+      return status.up && status.wantedUp ? String(status.pid) : "";
+    };
+    const sessionOf = async (pid: string) => (await host.mustSh(`ps -o sess= -p ${pid}`)).trim();
+    /** Every live process of every side of each form (the process table, not s6). */
+    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
+    /** Waits until each side of each form runs exactly one live process, and s6 supervises a new pid; resolves with the supervised pids. */
+    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
+      const pids = new Map<ExecForm, string>();
+      for (const form of FORMS) {
+        const pid = await host.waitFor(
+          async () => {
+            const supervised = await pidOf(nameOf(form));
+            if (supervised === "0" || supervised === "" || supervised === before.get(form)) return undefined;
+            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
+            return counts.every((count) => count === 1) ? supervised : undefined;
+          },
+          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
+        );
+        pids.set(form, pid);
+      }
+      return pids;
+    }
+    /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
+    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
+      for (const form of FORMS) {
+        const live = await liveOf(form);
+        expect(live, nameOf(form)).toHaveLength(sides(form).length);
+        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
+        if (form === "pipeline") for (const pid of live) expect(await sessionOf(pid), "one session").toBe(pids.get(form));
+        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
+      }
+    }
+    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    let pids = new Map<ExecForm, string>();
+
+    it("adds each form: the supervised pid is the program (for a pipeline, the shell leading its session)", async () => {
+      const output = await apply(formSpec());
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: verified`);
+      pids = await oneEach();
+      await expectOnlyNew(pids, new Map(FORMS.map((form) => [form, []])));
+      const quoted = pids.get("quotedArgs")!;
+      expect((await host.mustSh(`tr '\\0' '\\n' < /proc/${quoted}/cmdline`)).split("\n")).toEqual(["/bin/sh", "/opt/demo/bin/demo", "form-quotedargs", "", "daemon off;", ""]);
+      expect(await host.mustSh(`ps -o args= -p ${pids.get("pipeline")}`)).toBe(`/bin/sh -c ${EXEC_FORMS.pipeline("form-pipeline")}\n`);
+      expect(await host.mustSh(`ps -o args= -p ${pids.get("shellThenExec")}`)).toBe("/bin/sh /opt/demo/bin/demo form-shellthenexec\n");
+      const run = await host.readFile("/etc/s6/sv/tend-form-quotedargs/run");
+      expect(run.endsWith(`echo $$ > supervise/tend-session || exit 1\nexec /opt/demo/bin/demo form-quotedargs '' 'daemon off;'\n`)).toBe(true);
+      await host.expectTend(["plan", "-f", SPEC, "--detailed-exitcode"], { exitCode: 0 });
+    });
+
+    it("kill: s6-supervise starts the program again, and ./finish ends everything of the old one", async () => {
+      const old = await snapshot();
+      for (const form of FORMS) await host.mustSh(`kill -9 ${pids.get(form)}`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      pids = next;
+    });
+
+    it("restart on change (s6-rc-update's conversion file): the old program is gone, exactly one new one runs", async () => {
+      const old = await snapshot();
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed" }));
+      expect(output).toMatch(/restarting tend-form-pipeline tend-form-quotedargs tend-form-scriptpath tend-form-shellloop tend-form-shellthenexec/);
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      for (const form of FORMS.filter((f) => f !== "shellLoop")) expect((await demoStarts(host, nameOf(form))).at(-1)).toBe(`start ${(await livePids(host, nameOf(form)))[0]} changed`);
+      pids = next;
+    });
+
+    it("restartOn: a changed file restarts every form (s6-svc -dwD, then up), exactly one new process each", async () => {
+      const old = await snapshot();
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two" }));
+      for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted (file:trigger changed, restartOn matched)`);
+      const next = await oneEach(pids);
+      await expectOnlyNew(next, old);
+      pids = next;
+    });
+
+    it("reloadOn with reloadSignal HUP: the program itself gets HUP, same pid, started once", async () => {
+      const starts = new Map(await Promise.all(FORMS.map(async (form) => [form, (await startedPids(host, nameOf(form))).length] as const)));
+      const output = await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" }));
+      for (const form of FORMS.filter((f) => f !== "pipeline")) {
+        expect(output).toContain(`service:${nameOf(form)}: changed, reloaded (file:democonf changed, reloadOn matched)`);
+        const pid = pids.get(form)!;
+        await host.waitFor(async () => (await hupsReceived(host, nameOf(form))).includes(pid), { timeoutMs: 10_000, what: `${nameOf(form)} to log its HUP` });
+        expect(await hupsReceived(host, nameOf(form))).toEqual([pid]);
+        expect(await pidOf(nameOf(form))).toBe(pid);
+        expect(await livePids(host, nameOf(form))).toEqual([pid]);
+        expect(await startedPids(host, nameOf(form))).toHaveLength(starts.get(form)!);
+      }
+      expect(output).not.toContain("service:form-pipeline: changed");
+    });
+
+    it("a pipeline cannot reload in place: reloadSignal on it fails plan, naming the field", async () => {
+      const pipelineReloads = doc(`type: Service\nname: piped\nexec: ${JSON.stringify(EXEC_FORMS.pipeline("piped"))}\nreloadSignal: HUP\nreloadOn: ["file:democonf"]`);
+      await host.writeFile(SPEC, `${formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" })}---\n${pipelineReloads}`);
+      const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
+      expect(output).toContain(
+        "error TEND_INVALID_FIELD: service:piped has an invalid `reloadSignal`: `exec` is shell syntax that runs as `/bin/sh -c` without handing over to its last command (a pipeline, a background job or a compound command last), so s6-svc would send HUP to that shell",
+      );
+      expect(output).toMatch(/at .*service:piped, field reloadSignal/);
+      expect((await host.exec(["test", "-e", "/etc/s6/sv/tend-piped"])).exitCode).toBe(1);
+    });
+
+    it("desired stopped: no process of any form runs", async () => {
+      await apply(formSpec({ extra: "\nenv:\n  GREETING: changed\ndesired: {state: stopped, enabled: true}", trigger: "two", conf: "two" }));
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect(await svstat(nameOf(form))).toMatchObject({ up: false, wantedUp: false });
+      }
+      await apply(formSpec({ extra: "\nenv:\n  GREETING: changed", trigger: "two", conf: "two" }));
+      pids = await oneEach();
+    });
+
+    it("removal: no process of any form runs once apply returns", async () => {
+      const old = await snapshot();
+      expect([...old.values()].flat()).toHaveLength(FORMS.length + 1);
+      await host.writeFile(SPEC, fleetSpec(fleet));
+      await host.expectTend(["apply", "-f", SPEC]);
+      for (const form of FORMS) {
+        expect(await liveOf(form), nameOf(form)).toEqual([]);
+        expect((await host.exec(["test", "-e", `/etc/s6/sv/tend-${nameOf(form)}`])).exitCode).toBe(1);
+      }
+      expect(await liveServices()).not.toContain("tend-form-pipeline");
+    });
+
+    it('restart = "no" with restartOn: a trigger restarts it and it stays up (s6-svc -r would have left it down: its finish exits 125)', async () => {
+      const onceler = (trigger: string) => spec(...fleetDocs(fleet), TRIGGER(trigger), doc('type: Service\nname: onceler\nexec: /opt/demo/bin/demo onceler\nrestartOn: ["file:trigger"]'));
+      await apply(onceler("one"));
+      const first = await host.waitFor(() => pidOf("onceler"), { timeoutMs: 10_000, what: "onceler to run" });
+      const output = await apply(onceler("two"));
+      expect(output).toContain("service:onceler: changed, restarted (file:trigger changed, restartOn matched)");
+      expect(output).toContain("service:onceler: verified");
+      const second = await pidOf("onceler");
+      expect(second).not.toBe(first);
+      expect(await livePids(host, "onceler")).toEqual([second]);
+      expect(await startedPids(host, "onceler")).toHaveLength(2);
+    });
+
+    it('restart = "no": the pipeline\'s shell killed, its whole session ends and stays down', async () => {
+      const lone = doc(`type: Service\nname: lone\nexec: ${JSON.stringify(EXEC_FORMS.pipeline("lone"))}`);
+      await host.writeFile(SPEC, spec(...fleetDocs(fleet), lone));
+      await host.expectTend(["apply", "-f", SPEC]);
+      const leader = await pidOf("lone");
+      expect(await livePids(host, "lone")).toHaveLength(1);
+      expect(await livePids(host, "lone-tail")).toHaveLength(1);
+      await host.mustSh(`kill -9 ${leader}`);
+      await host.waitFor(async () => (await livePids(host, "lone")).length + (await livePids(host, "lone-tail")).length === 0, {
+        timeoutMs: 10_000,
+        what: "the rest of the pipeline to end with its shell",
+      });
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(await svstat("lone")).toMatchObject({ up: false, wantedUp: false });
+      expect(await startedPids(host, "lone")).toHaveLength(1);
+      await host.writeFile(SPEC, fleetSpec(fleet));
+      await host.expectTend(["apply", "-f", SPEC]);
+    });
+  });
+
+  it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/s6/sv/tend-olddef/run"), 120_000);
+
+  it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
+
+  it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("leaves nothing in /var/lib/tend but the lock, the state and the edited run file it replaced", async () => {
+    expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
+    // The drift test above restored an edited run file: apply keeps the edited copy, and nothing else.
+    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/s6\/sv\/tend-web\/run$/)]);
+    expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toContain("exec sleep 5\n");
   });
 });

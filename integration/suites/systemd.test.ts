@@ -4,6 +4,7 @@ import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
+import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
@@ -727,6 +728,8 @@ systemd:
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
   });
+
+  it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/systemd/system/tend-olddef.service", async () => expect(await host.mustSh("systemctl show -p NeedDaemonReload --value tend-olddef.service")).toBe("no\n")), 120_000);
 
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 

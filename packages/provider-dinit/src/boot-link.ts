@@ -1,4 +1,4 @@
-import type { ApplyContext } from "@tend/core/contract";
+import type { ApplyContext, ReadContext } from "@tend/core/contract";
 import { enableProblem } from "./enable-problem.js";
 import { resolveEnableLink } from "./resolve-enable-link.js";
 
@@ -18,4 +18,10 @@ export async function addBootLink(ref: string, name: string, ctx: ApplyContext):
 export async function removeBootLink(name: string, ctx: ApplyContext): Promise<void> {
   const link = await resolveEnableLink(name, ctx.scope, ctx.files);
   if (link.kind === "link" && (await ctx.files.exists(link.path))) await ctx.files.remove(link.path);
+}
+
+/** Whether the service is linked into its boot service's `waits-for.d` now. */
+export async function isBootLinked(name: string, ctx: ReadContext): Promise<boolean> {
+  const link = await resolveEnableLink(name, ctx.scope, ctx.files);
+  return link.kind === "link" && (await ctx.files.exists(link.path));
 }

@@ -19,3 +19,26 @@ describe("checkService", () => {
     ]);
   });
 });
+
+describe("checkService reloadSignal", () => {
+  it("refuses a reloadSignal that dinitctl signal would send to a shell in front of the program", () => {
+    const found = checkService({ type: "service", name: "piped", exec: "/opt/demo/bin/demo a | /opt/demo/bin/demo b", reloadSignal: "HUP" });
+    expect(found.map((e) => [e.message, e.location.field])).toEqual([
+      [
+        "service:piped has an invalid `reloadSignal`: `exec` is shell syntax that runs as `/bin/sh -c` without handing over to its last command (a pipeline, a background job or a compound command last), so `dinitctl signal HUP` would reach that shell, not the program; the shell would end and dinit would restart the service instead of reloading it",
+        "reloadSignal",
+      ],
+    ]);
+  });
+
+  it("accepts it where the signal reaches the program: a simple command, a quoted sh -c, shell syntax that execs its last command, a script trapping it", () => {
+    for (const exec of [
+      '/opt/demo/bin/demo web "" "daemon off;"',
+      `/bin/sh -c 'trap "echo hup" HUP; while :; do sleep 1; done'`,
+      "cd /var/tmp && /opt/demo/bin/demo web",
+      "trap 'reload' HUP; while :; do sleep 1; done",
+    ]) {
+      expect(checkService({ type: "service", name: "web", exec, reloadSignal: "HUP" }), exec).toEqual([]);
+    }
+  });
+});

@@ -33,7 +33,36 @@ describe("commandArgv", () => {
     expect(commandArgv("echo $X | cat", { X: "1" })).toEqual(["/usr/bin/env", "X=1", "/bin/sh", "-c", "echo $X | cat"]);
   });
 
-  it("keeps a program path holding `=` from being read as an assignment", () => {
-    expect(commandArgv("/opt/a=b/run --flag", { X: "1" })).toEqual(["/usr/bin/env", "X=1", "/bin/sh", "-c", "/opt/a=b/run --flag"]);
+  it("hands a program path holding `=` to a shell that execs it, so env does not read it as an assignment", () => {
+    expect(commandArgv('/opt/a=b/run --flag "two words" \'$HOME\'', { X: "1" })).toEqual([
+      "/usr/bin/env",
+      "X=1",
+      "/bin/sh",
+      "-c",
+      'exec "$0" "$@"',
+      "/opt/a=b/run",
+      "--flag",
+      "two words",
+      "$HOME",
+    ]);
+  });
+
+  it("needs no shell for a program path holding `=` when there is no env", () => {
+    expect(commandArgv("/opt/a=b/run --flag")).toEqual(["/opt/a=b/run", "--flag"]);
+  });
+
+  it("passes a quoted simple command through env as its exact words", () => {
+    expect(commandArgv('/opt/demo/bin/demo web "" "daemon off;"', { GREETING: "it's $HOME" })).toEqual([
+      "/usr/bin/env",
+      "GREETING=it's $HOME",
+      "/opt/demo/bin/demo",
+      "web",
+      "",
+      "daemon off;",
+    ]);
+  });
+
+  it("keeps an argument holding `=` after the program an argument", () => {
+    expect(commandArgv("/opt/web/bin/server --port=8080 A=B", { X: "1" })).toEqual(["/usr/bin/env", "X=1", "/opt/web/bin/server", "--port=8080", "A=B"]);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkCapabilities, type Service } from "@tend/core";
-import { describeConformance } from "@tend/testkit";
+import { describeConformance, renderContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 
@@ -21,6 +21,17 @@ describe("dinit provider", () => {
     expect(provider.capabilities).toEqual({
       service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
     });
+  });
+
+  it("declares its folder of descriptions, so lost-state orphans there are reported", () => {
+    expect(provider.managedFolders?.(renderContext({ init: "dinit" }))).toEqual([{ dir: "/etc/dinit.d", prefix: "tend-" }]);
+    expect(provider.managedFolders?.(renderContext({ init: "dinit", scope: "user" }))).toEqual([{ dir: "/home/alice/.config/dinit.d", prefix: "tend-" }]);
+  });
+
+  it("points out in plan a pipeline whose shell dinit would restart alone", () => {
+    const ctx = renderContext({ init: "dinit" });
+    expect(provider.warnings?.({ type: "service", name: "piped", exec: "/bin/a | /bin/b" }, ctx)).toHaveLength(1);
+    expect(provider.warnings?.({ type: "service", name: "web", exec: "/bin/web" }, ctx)).toEqual([]);
   });
 
   it("gives the seed's errors for what dinit cannot express, and none for what it can", () => {

@@ -43,6 +43,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
     // neither add nor remove it, so it is left out of the comparison, like a static systemd unit.
     if (link.kind !== "fixed") observation.enabled = linked;
     if (listed?.ok) observation.state = entry && (entry.state === "started" || entry.state === "starting") ? "running" : "stopped";
+    if (observation.state === "running" && entry?.pid !== undefined) observation.mainPid = entry.pid;
     observations.set(`service:${service.name}`, observation);
   }
   return observations;

@@ -1,9 +1,11 @@
+import { mkdirSync } from "node:fs";
 import { mkdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ServiceSchema, type ResourceChange, type Operation } from "@tend/core";
 import { RecordingRunner, applyContext } from "@tend/testkit";
 import { compileAndSwitch } from "./compile-and-switch.js";
+import { renderLongrun } from "./render-longrun.js";
 
 function change(name: string, action: ResourceChange["action"], ops: Operation[], filesChanged = true): ResourceChange {
   return { key: `service:${name}`, action, resource: ServiceSchema.parse({ type: "service", name, exec: `/usr/bin/${name}` }), ops, filesChanged, reasons: [] };
@@ -113,5 +115,52 @@ describe("compileAndSwitch", () => {
     const ctx = await applyContext({ init: "s6", runner });
     await expect(compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx)).rejects.toThrow(/exited 1: s6-rc-compile: fatal: during dependency resolution for service tend-web: undefined service name tend-db/);
     expect(runner.lines).toHaveLength(1);
+  });
+
+  describe("the note of what a database was compiled from", () => {
+    /** A runner whose s6-rc-compile makes the database folder, as the real one does. */
+    const compiling = () =>
+      new RecordingRunner().on("s6-rc-compile", (command) => {
+        mkdirSync(command.argv[1]!);
+        return {};
+      });
+    async function writeSources(ctx: Awaited<ReturnType<typeof applyContext>>, ...services: Parameters<typeof renderLongrun>[0][]) {
+      for (const service of services) {
+        for (const artifact of renderLongrun(service)) {
+          if (artifact.store === "directory") await ctx.files.mkdir(artifact.path, { mode: 0o755 });
+          else await ctx.files.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644 });
+        }
+      }
+    }
+    const web = (version: string) => ServiceSchema.parse({ type: "service", name: "web", exec: `/usr/bin/web --version ${version}`, after: ["db"] });
+    const db = ServiceSchema.parse({ type: "service", name: "db", exec: "/usr/bin/db", desired: { state: "running", enabled: false } });
+
+    it("lies beside the database: each tend service with a digest of its definition, and the bundle's members", async () => {
+      const ctx = await applyContext({ init: "s6", runner: compiling(), offline: true });
+      await writeSources(ctx, web("1"), db);
+      await compileAndSwitch([change("web", "add", ["enable"]), change("db", "add", [])], webFiles, ctx);
+      const note = await readFile(join(ctx.rootDir, "etc/s6/db/tend-g1-a.sources"), "utf8");
+      expect(note).toMatch(/^# Compiled by tend from \/etc\/s6\/sv: .*\nservice tend-db [0-9a-f]{32}\nservice tend-web [0-9a-f]{32}\nbundle tend-web\n$/);
+    });
+
+    it("is not written when the compile fails", async () => {
+      const ctx = await applyContext({ init: "s6", runner: new RecordingRunner().on("s6-rc-compile", { exitCode: 1 }), offline: true });
+      await writeSources(ctx, web("1"));
+      await expect(compileAndSwitch([change("web", "add", ["enable"])], webFiles, ctx)).rejects.toThrow();
+      await expect(readFile(join(ctx.rootDir, "etc/s6/db/tend-g1-a.sources"), "utf8")).rejects.toThrow(/ENOENT/);
+    });
+
+    it("makes an apply compile again when the database boot uses predates the sources (an apply stopped before its compile)", async () => {
+      const ctx = await applyContext({ init: "s6", runner: compiling(), offline: true });
+      await writeSources(ctx, web("1"), db);
+      await compileAndSwitch([change("web", "add", ["enable"])], webFiles, ctx);
+      ctx.runner.clear();
+      await compileAndSwitch([change("web", "change", [], false)], [], ctx);
+      expect(ctx.runner.lines).toEqual([]); // the database holds what the sources say
+      await writeSources(ctx, web("2"));
+      await compileAndSwitch([change("web", "change", [], false)], [], ctx);
+      expect(ctx.runner.lines).toEqual([`s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g2-a ${ctx.rootDir}/etc/s6/sv`]);
+      expect(await readlink(join(ctx.rootDir, "etc/s6/db/current"))).toBe("tend-g2-a");
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { errors, type ApplyContext, type ResourceChange } from "@tend/core/contract";
+import { readCompiledSources, readSources, sameSources, writeManifest } from "./compiled-sources.js";
 import { conversionFile } from "./conversion-file.js";
 import { ensureBundle } from "./ensure-bundle.js";
 import { parseNameList } from "./name-list.js";
@@ -16,20 +17,26 @@ import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, ser
  * flips `current` only. Old databases stay where they are; tend never deletes one, so it never
  * touches the live one.
  *
- * Nothing to do when no source definition changed and no service's boot membership has to be
+ * Beside each database it compiles, tend notes what it compiled (`tend-g<generation>-a.sources`,
+ * see compiled-sources.ts), so an image root is observed without s6-rc's tools.
+ *
+ * Nothing to do when no source definition changed, no service's boot membership has to be
  * brought in line (an `enable`/`disable` with files already right means the last compile never
- * happened, for instance after an interrupted apply).
+ * happened, for instance after an interrupted apply), and the database boot uses was compiled
+ * from the sources as they are.
  */
 export async function compileAndSwitch(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void> {
   const sourcesChanged = paths.some((path) => path === SOURCE_DIR || path.startsWith(`${SOURCE_DIR}/`));
   const bootChanged = changes.some((change) => change.ops.includes("enable") || change.ops.includes("disable"));
-  if (!sourcesChanged && !bootChanged) return;
+  if (!sourcesChanged && !bootChanged && !(await compiledFromOtherSources(ctx))) return;
   await ensureBundle(ctx);
   await ctx.files.mkdir(DATABASE_DIR, { mode: 0o755 });
   let generation = lastGeneration(ctx.state) + 1;
   while (await ctx.files.exists(databasePath(generation))) generation += 1;
   const database = databasePath(generation);
+  const sources = await readSources(ctx.files);
   await ctx.run.run({ argv: ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)], timeoutMs: 120_000 });
+  await writeManifest(database, sources, ctx.files);
   if (ctx.offline) {
     recordUpdate(ctx.state, { generation, services: [] });
     await ctx.files.symlink(CURRENT_DATABASE, basename(database));
@@ -50,6 +57,12 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
     // 1 and 2: the database was switched (so `current` follows it), but some transitions failed.
     throw errors.commandFailed(argv, update.exitCode, `${update.stderr.trim() || "some services did not change state"}; the live database is ${database}`);
   }
+}
+
+/** Whether the database boot uses is one tend compiled from sources other than those on disk now. */
+async function compiledFromOtherSources(ctx: ApplyContext): Promise<boolean> {
+  const compiled = await readCompiledSources(ctx.files);
+  return compiled !== undefined && !sameSources(compiled.sources, await readSources(ctx.files));
 }
 
 /**

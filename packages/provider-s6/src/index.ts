@@ -1,11 +1,11 @@
 import { defineProvider } from "@tend/core/contract";
-import { applyService } from "./apply-service.js";
+import { applyBatch, applyService } from "./apply-batch.js";
 import { checkS6Host } from "./check-host.js";
 import { checkService } from "./check-service.js";
 import { compileAndSwitch } from "./compile-and-switch.js";
 import { observeServices } from "./observe-services.js";
 import { probeServices } from "./probe-services.js";
-import { removeService } from "./remove-service.js";
+import { removeBatch, removeService } from "./remove-batch.js";
 import { renderLongrun } from "./render-longrun.js";
 import { serviceLogs } from "./service-logs.js";
 
@@ -26,7 +26,9 @@ const provider = defineProvider({
   observe: observeServices,
   checkHost: (_resources, _observations, ctx) => checkS6Host(ctx),
   apply: applyService,
+  applyBatch,
   remove: removeService,
+  removeBatch,
   afterWrites: compileAndSwitch,
   probe: probeServices,
   // s6-rc waits for readiness itself; a restart through s6-svc may wait for a notifying program.

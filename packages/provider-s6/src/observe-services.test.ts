@@ -1,9 +1,12 @@
-import { mkdir, readFile, symlink } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ServiceSchema, type Service } from "@tend/core";
 import { RecordingRunner, applyContext } from "@tend/testkit";
+import { compileAndSwitch } from "./compile-and-switch.js";
 import { observeServices } from "./observe-services.js";
+import { renderLongrun } from "./render-longrun.js";
 
 const service = (fields: Omit<Service, "type">) => ServiceSchema.parse({ type: "service", ...fields });
 const fixture = (name: string) => readFile(new URL(`./__fixtures__/observe-live/${name}`, import.meta.url), "utf8");
@@ -56,7 +59,60 @@ describe("observeServices on a live host", () => {
 });
 
 describe("observeServices offline (--root)", () => {
-  it("reads the compiled current database under the root and leaves state unobservable", async () => {
+  /** An image root where tend wrote `services` and compiled them (s6-rc-compile makes the database folder, as the real one does). */
+  async function compiledRoot(...services: Service[]) {
+    const runner = new RecordingRunner().on("s6-rc-compile", (command) => {
+      mkdirSync(command.argv[1]!);
+      return {};
+    });
+    const ctx = await applyContext({ init: "s6", runner, offline: true });
+    await writeSources(ctx, ...services);
+    await compileAndSwitch(services.map((s) => ({ key: `service:${s.name}`, action: "add", resource: s, ops: ["enable"], filesChanged: true, reasons: [] })), ["/etc/s6/sv"], ctx);
+    runner.clear();
+    return ctx;
+  }
+  async function writeSources(ctx: Awaited<ReturnType<typeof applyContext>>, ...services: Service[]) {
+    for (const artifact of services.flatMap((s) => renderLongrun(s))) {
+      if (artifact.store === "directory") await ctx.files.mkdir(artifact.path, { mode: 0o755 });
+      else await ctx.files.writeFile(artifact.path, artifact.content, { mode: artifact.mode ?? 0o644 });
+    }
+  }
+  const off = service({ name: "off", exec: "/usr/bin/off", desired: { state: "running", enabled: false } });
+
+  it("reads a database tend compiled from the note beside it: no s6-rc tool runs", async () => {
+    const ctx = await compiledRoot(declared[0]!, off);
+    const observed = await observeServices([declared[0]!, off, declared[4]!], ctx);
+    expect(ctx.runner.lines).toEqual([]);
+    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true });
+    expect(observed.get("service:off")).toEqual({ exists: true, enabled: false });
+    expect(observed.get("service:new")).toEqual({ exists: false, enabled: false });
+  });
+
+  it("reports a definition on disk that the database boot uses does not hold yet as drift (an apply stopped before its compile)", async () => {
+    const ctx = await compiledRoot(declared[0]!);
+    const changed = service({ name: "web", exec: "/usr/bin/web --changed" });
+    await writeSources(ctx, changed);
+    const observed = await observeServices([changed], ctx);
+    expect(observed.get("service:web")).toEqual({
+      exists: true,
+      enabled: true,
+      drift: ["/etc/s6/db/tend-g1-a, the database boot uses, holds an older definition of tend-web than /etc/s6/sv/tend-web: apply compiles it again"],
+    });
+    // A definition that differs on disk too is rewritten by apply, which compiles after it: no drift of this kind.
+    await writeFile(join(ctx.rootDir, "etc/s6/sv/tend-web/run"), "#!/bin/sh\nexec /usr/bin/edited\n");
+    expect((await observeServices([changed], ctx)).get("service:web")).toEqual({ exists: true, enabled: true });
+    expect((await observeServices([declared[0]!], ctx)).get("service:web")).toEqual({ exists: true, enabled: true });
+  });
+
+  it("treats a current link to a missing database as nothing compiled", async () => {
+    const ctx = await applyContext({ init: "s6", offline: true });
+    await mkdir(join(ctx.rootDir, "etc/s6/db"), { recursive: true });
+    await symlink("tend-g4-a", join(ctx.rootDir, "etc/s6/db/current"));
+    expect((await observeServices([declared[0]!], ctx)).get("service:web")).toEqual({ exists: false, enabled: false });
+    expect(ctx.runner.lines).toEqual([]);
+  });
+
+  it("reads a compiled current database tend did not compile with s6-rc-db, and leaves state unobservable", async () => {
     const runner = new RecordingRunner()
       .on((argv) => argv.includes("contents"), { stdout: "tend-web\n" })
       .on((argv) => argv.includes("list"), { stdout: "s6rc-oneshot-runner\ns6rc-fdholder\ntend-web\ntend-off\n" });

@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ServiceSchema, type Artifact, type Service } from "@tend/core";
 import { renderLongrun } from "./render-longrun.js";
@@ -28,10 +31,10 @@ describe("renderLongrun", () => {
     await expect(showArtifacts(artifacts)).toMatchFileSnapshot("./__golden__/web.txt");
   });
 
-  it("renders the seed's syncthing service (bare command through /usr/bin/env, always: no finish)", async () => {
+  it("renders the seed's syncthing service (bare command through /usr/bin/env; always: a finish that only ends the session)", async () => {
     const artifacts = renderLongrun(service({ name: "syncthing", exec: "syncthing serve --no-browser", restart: "always", after: ["network"] }));
     await expect(showArtifacts(artifacts)).toMatchFileSnapshot("./__golden__/syncthing.txt");
-    expect(artifacts.map((a) => a.path)).not.toContain("/etc/s6/sv/tend-syncthing/finish");
+    expect(contentOf(artifacts, "/etc/s6/sv/tend-syncthing/finish")).not.toContain("exit 125");
   });
 
   it("orders after other tend services with dependencies.d and ignores network (default restart: no)", async () => {
@@ -76,23 +79,60 @@ describe("renderLongrun", () => {
   });
 });
 
+/** Runs a rendered `run` as s6-supervise would, in a service directory of its own; resolves with its output and the session it noted. */
+function runScript(run: string): { out: string; noted: string } {
+  const dir = mkdtempSync(join(tmpdir(), "tend-s6-run-"));
+  try {
+    mkdirSync(join(dir, "supervise"));
+    const out = execFileSync("/bin/sh", ["-c", run], { encoding: "utf8", cwd: dir, env: { PATH: "/usr/bin:/bin" } });
+    return { out, noted: readFileSync(join(dir, "supervise/tend-session"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("run script under a real /bin/sh", () => {
   it("exports every env value byte for byte", () => {
     const values = { A: "plain", B: "it's", C: "$HOME `id` $(id) \\n \"q\"", D: "", E: "  spaced  ", F: "*", G: "~root" };
     const run = contentOf(renderLongrun(service({ name: "env", exec: "/usr/bin/env", env: values })), "/etc/s6/sv/tend-env/run");
-    const out = execFileSync("/bin/sh", ["-c", run], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } });
+    const { out } = runScript(run);
     const seen = Object.fromEntries(out.split("\n").filter((l) => /^[A-G]=/.test(l)).map((l) => [l.slice(0, 1), l.slice(2)]));
     expect(seen).toEqual(values);
   });
 
   it("runs a plain command with its arguments, and shell syntax as typed", () => {
     const plain = contentOf(renderLongrun(service({ name: "p", exec: "printf %s:%s a b" })), "/etc/s6/sv/tend-p/run");
-    expect(execFileSync("/bin/sh", ["-c", plain], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } })).toBe("a:b");
+    expect(runScript(plain).out).toBe("a:b");
     const shell = contentOf(
       renderLongrun(service({ name: "s", exec: `printf '%s' "$GREETING" | tr a-z A-Z`, env: { GREETING: "hi there" } })),
       "/etc/s6/sv/tend-s/run",
     );
-    expect(execFileSync("/bin/sh", ["-c", shell], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } })).toBe("HI THERE");
+    expect(runScript(shell).out).toBe("HI THERE");
+  });
+
+  it("notes its own pid (the session s6-supervise made it lead), then becomes parseExec's argv with no shell of tend's own", () => {
+    const argvOf = (exec: string) => {
+      const run = contentOf(renderLongrun(service({ name: "x", exec })), "/etc/s6/sv/tend-x/run").replace(/^exec (?!2>&1)/m, () => "echo $$; printf '%s\\n' ");
+      const { out, noted } = runScript(run);
+      const [pid, ...argv] = out.split("\n").slice(0, -1);
+      expect(noted).toBe(`${pid}\n`);
+      return argv;
+    };
+    expect(argvOf("/opt/web/bin/server --port 8080")).toEqual(["/opt/web/bin/server", "--port", "8080"]);
+    expect(argvOf("syncthing serve --no-browser")).toEqual(["/usr/bin/env", "syncthing", "serve", "--no-browser"]);
+    expect(argvOf(`/opt/demo/bin/demo x "" "daemon off;"`)).toEqual(["/opt/demo/bin/demo", "x", "", "daemon off;"]);
+    expect(argvOf(`/bin/sh -c 'trap "echo hup" HUP; while :; do sleep 1; done'`)).toEqual(["/bin/sh", "-c", 'trap "echo hup" HUP; while :; do sleep 1; done']);
+    expect(argvOf("cd /var/tmp && /opt/demo/bin/demo x")).toEqual(["/bin/sh", "-c", "cd /var/tmp && exec /opt/demo/bin/demo x"]);
+    expect(argvOf("/opt/demo/bin/demo x | /opt/demo/bin/demo x-tail")).toEqual(["/bin/sh", "-c", "/opt/demo/bin/demo x | /opt/demo/bin/demo x-tail"]);
+  });
+
+  it("exits 1 before the program when it cannot note its session", () => {
+    const run = contentOf(renderLongrun(service({ name: "n", exec: "/bin/echo ran" })), "/etc/s6/sv/tend-n/run");
+    const dir = mkdtempSync(join(tmpdir(), "tend-s6-run-"));
+    const result = spawnSync("/bin/sh", ["-c", run], { encoding: "utf8", cwd: dir });
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.status).toBe(1);
+    expect(result.stdout).not.toContain("ran");
   });
 });
 

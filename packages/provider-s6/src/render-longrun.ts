@@ -6,7 +6,7 @@ import { BUNDLE_DIR, serviceName, sourceDir } from "./s6-layout.js";
 
 /**
  * The s6-rc source definition of a tend service: `/etc/s6/sv/tend-<name>/` with `type`, `run`,
- * `finish` (unless `restart: "always"`), `dependencies.d/tend-<dep>` for each `after` service,
+ * `finish`, `dependencies.d/tend-<dep>` for each `after` service,
  * and, while it is enabled at boot, its membership file in the `tend` bundle. The bundle's own
  * `type` file is shared by every tend service, so it is no one service's artifact: the compile
  * step creates it when missing.
@@ -20,8 +20,7 @@ export function renderLongrun(service: Service): Artifact[] {
     { path: `${dir}/type`, content: "longrun\n", mode: 0o644 },
     { path: `${dir}/run`, content: renderRunScript({ ...service, exec: service.exec }), mode: 0o755 },
   ];
-  const finish = renderFinishScript(service);
-  if (finish !== undefined) artifacts.push({ path: `${dir}/finish`, content: finish, mode: 0o755 });
+  artifacts.push({ path: `${dir}/finish`, content: renderFinishScript(service), mode: 0o755 });
   const dependencies = serviceDependencies(service);
   if (dependencies.length > 0) {
     artifacts.push({ store: "directory", path: `${dir}/dependencies.d`, content: "", mode: 0o755 });

@@ -24,7 +24,12 @@ export interface ResourceChange<T extends ResourceType = ResourceType> {
   previous?: ResourceOf<T>;
   /** The init operations to carry out, in order (empty for a removal: see `remove`). */
   ops: Operation[];
-  /** True when any of its artifacts were (re)written or deleted in this apply. */
+  /**
+   * True when any of its artifacts were (re)written or deleted in this apply, or when the init
+   * runs an older definition than they hold (loaded-definition drift): either way the init must
+   * load the definition again (daemon-reload, `dinitctl reload`, a new s6-rc database) before the
+   * restart.
+   */
   filesChanged: boolean;
   /** Why, in plan wording (`file:nginx-config changed, restartOn matched`). */
   reasons: string[];

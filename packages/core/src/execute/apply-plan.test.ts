@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simProvider, type SimUnit } from "../__fixtures__/sim-provider.js";
 import { simSession } from "../__fixtures__/sim-session.js";
-import { applyPlan, contentHash, formatPlan, TendError, type ProviderDefinition } from "../index.js";
+import { applyPlan, contentHash, formatPlan, TendError, type Operation, type ProviderDefinition } from "../index.js";
 
 const FAST = { verify: { settle: 0.05 } };
 const WEB = { type: "service", name: "web", exec: "/opt/web --port 8080", restartOn: ["file:conf"], requires: ["file:conf"], ...FAST };
@@ -120,6 +120,43 @@ describe("apply", () => {
     expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
     const clean = await cycle([web], sim.provider, first.root);
     expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
+  it("restarts a running service whose definition changed on disk after it started, telling the provider it must reload it", async () => {
+    const changes: { ops: string[]; filesChanged: boolean }[] = [];
+    const sim = simProvider();
+    const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
+      changes.push({ ops: change.ops, filesChanged: change.filesChanged });
+      await sim.provider.apply(change, ctx);
+    } };
+    const web = { type: "service", name: "web", exec: "/opt/web/bin/web", ...FAST };
+    const first = await cycle([web], provider);
+    const pid = sim.units.get("tend-web")!.pid;
+    const boot = Math.floor(Date.now() / 1000) - 1000;
+    const startedAt = (secondsAfterBoot: number) => `${pid} (web) S 1 ${pid} ${pid} 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${secondsAfterBoot * 100} 1000 10\n`;
+    await mkdir(join(first.root, `proc/${pid}`), { recursive: true });
+    await writeFile(join(first.root, "proc/stat"), `cpu  1 2 3\nbtime ${boot}\n`);
+    // started after its unit was written: nothing to do
+    await writeFile(join(first.root, `proc/${pid}/stat`), startedAt(1000 + 60));
+    expect((await cycle([web], provider, first.root)).plan.entries.every((e) => e.action === "none")).toBe(true);
+    // started 500 s before its unit was written (an apply killed between write and restart, a file restored)
+    await writeFile(join(first.root, `proc/${pid}/stat`), startedAt(500));
+    changes.length = 0;
+    const stale = await cycle([web], provider, first.root);
+    expect(formatPlan(stale.plan)).toContain("  ! service:web drifted: running an older definition than /etc/sim/tend-web.conf\n      then  restart\n");
+    expect(stale.report.failures).toEqual([]);
+    expect(changes).toEqual([{ ops: ["restart"], filesChanged: true }]);
+    expect(stale.plan.entries[0]!.writes).toEqual([]);
+    expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
+    expect((await cycle([web], provider, first.root)).plan.entries.every((e) => e.action === "none")).toBe(true);
+    // a unit that refuses a manual restart only gets a warning: it takes the new definition when it next starts
+    const later = sim.units.get("tend-web")!.pid;
+    await mkdir(join(first.root, `proc/${later}`), { recursive: true });
+    await writeFile(join(first.root, `proc/${later}/stat`), startedAt(500).replace(`${pid} (web)`, `${later} (web)`));
+    const { session } = await simSession([web], [{ ...sim.provider, refusedOperations: (): Operation[] => ["start", "stop", "restart"] }], { root: first.root });
+    const { plan } = await session.buildPlan();
+    expect(plan.entries[0]!.action).toBe("none");
+    expect(formatPlan(plan)).toContain("! service:web warning: running an older definition than /etc/sim/tend-web.conf; it refuses a manual restart, so tend leaves it running");
   });
 
   it("fails the plan for reloadOn on a service that cannot reload", async () => {

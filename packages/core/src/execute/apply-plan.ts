@@ -308,7 +308,7 @@ function toChange(entry: PlanEntry): ResourceChange {
     resource: entry.resource,
     ...(entry.previous ? { previous: entry.previous } : {}),
     ops: entry.ops,
-    filesChanged: entry.writes.length > 0,
+    filesChanged: entry.writes.length > 0 || entry.staleDefinition === true,
     reasons: entry.reasons,
   };
 }

@@ -83,6 +83,11 @@ export class LocalHostFiles implements HostFileWriter {
     return this.read("read", path, (real) => readRegular(real));
   }
 
+  /** When a file was last modified (ms since the epoch), never following a link there; null when absent. */
+  modifiedAt(path: string): Promise<number | null> {
+    return this.read("look at", path, (real) => orNull(() => lstatSync(real))?.mtimeMs ?? null);
+  }
+
   readLink(path: string): Promise<string | null> {
     return this.read("read", path, (real) => orNull(() => readlinkSync(real, "utf8")));
   }

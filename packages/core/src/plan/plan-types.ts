@@ -33,6 +33,8 @@ export interface PlanEntry {
    * it with the pending operation, and a later plan names it if this apply does not finish.
    */
   causes?: Partial<Record<Operation, string>>;
+  /** The init runs an older definition than the files on disk: apply tells the provider, as if they had just been written. */
+  staleDefinition?: boolean;
   /** Drift found on the host (`/etc/…/tend-web.service was edited`). */
   drift: string[];
   /** Target paths that hold files tend did not write; apply refuses them without --adopt. */

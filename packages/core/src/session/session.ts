@@ -19,6 +19,7 @@ import { artifactId } from "../plan/artifact-id.js";
 import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { findReplacedCode } from "../observe/find-replaced-code.js";
+import { findOlderDefinitions } from "../observe/find-older-definitions.js";
 import type { Plan } from "../plan/plan-types.js";
 import { ExecaRunner } from "../runner/execa-runner.js";
 import { findSpec } from "../spec/find-spec.js";
@@ -223,6 +224,26 @@ export class Session {
     return { current, obstacles };
   }
 
+  /**
+   * Drift the init cannot report, found through /proc for running services: a program or library
+   * replaced on disk (stale builds), a definition file newer than the process (the init runs an
+   * older definition). By key; empty offline. `tend observe` shows it; plan acts on it.
+   */
+  async runtimeDrift(resources: Resource[], assigned: Map<string, ProviderDefinition>, observations: Map<string, Observation>, state: StateFile): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    if (this.offline) return found;
+    let rendered = new Map<string, Artifact[]>();
+    try {
+      rendered = this.renderAll(resources, assigned);
+    } catch {
+      // a spec that cannot render has no definition to compare; plan reports why
+    }
+    for (const map of [await findReplacedCode(resources, observations, this.files), await findOlderDefinitions(resources, observations, rendered, state, this.files)]) {
+      for (const [key, lines] of map) found.set(key, [...(found.get(key) ?? []), ...lines]);
+    }
+    return found;
+  }
+
   /** One `observe` call per provider, with all of its resources. */
   async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile): Promise<Map<string, Observation>> {
     const observations = new Map<string, Observation>();
@@ -259,6 +280,7 @@ export class Session {
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const replacedCode = this.offline ? new Map<string, string[]>() : await findReplacedCode(resources, observations, this.files);
+    const olderDefinitions = this.offline ? new Map<string, string[]>() : await findOlderDefinitions(resources, observations, rendered, state, this.files);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
@@ -291,6 +313,7 @@ export class Session {
       obstacles,
       observations,
       replacedCode,
+      olderDefinitions,
       warnings,
       notes,
       adopt: options.adopt ?? false,

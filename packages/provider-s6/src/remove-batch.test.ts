@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ServiceSchema, type ResourceChange } from "@tend/core";
+import { RecordingRunner, applyContext } from "@tend/testkit";
+import { removeBatch, removeService } from "./remove-batch.js";
+
+const removal = (name: string): ResourceChange => ({
+  key: `service:${name}`,
+  action: "remove",
+  resource: ServiceSchema.parse({ type: "service", name, exec: "/opt/web/bin/server" }),
+  ops: [],
+  filesChanged: true,
+  reasons: [],
+});
+const LIST = "s6-rc-db -b -l /run/s6-rc list services";
+const DOWN = "s6-rc -b -l /run/s6-rc -t 60000 -d -- change";
+
+describe("removeBatch", () => {
+  it("brings the wave down with one s6-rc change before the switch, leaving out what the live database never had", async () => {
+    const runner = new RecordingRunner().on(LIST, { stdout: "s6rc-oneshot-runner\ntend-web\ntend-api\n" });
+    const ctx = await applyContext({ init: "s6", runner });
+    expect(await removeBatch([removal("web"), removal("api"), removal("ghost")], ctx)).toEqual(new Map());
+    expect(runner.lines).toEqual([LIST, `${DOWN} tend-web tend-api`]);
+  });
+
+  it("runs no change when the live database holds none of them (an apply interrupted before its switch)", async () => {
+    const ctx = await applyContext({ init: "s6" });
+    await removeService(removal("web"), ctx);
+    expect(ctx.runner.lines).toEqual([LIST]);
+  });
+
+  it("fails the service s6-rc cannot bring down, and only that one", async () => {
+    const runner = new RecordingRunner()
+      .on(LIST, { stdout: "tend-web\ntend-api\n" })
+      .on(DOWN, { exitCode: 1, stderr: "s6-rc: warning: unable to stop service tend-web: command exited 99\n" });
+    const ctx = await applyContext({ init: "s6", runner });
+    const failures = await removeBatch([removal("web"), removal("api")], ctx);
+    expect([...failures.keys()]).toEqual(["service:web"]);
+    await expect(removeService(removal("web"), ctx)).rejects.toThrow(/unable to stop service tend-web/);
+  });
+
+  it("offline runs nothing", async () => {
+    const ctx = await applyContext({ init: "s6", offline: true });
+    await removeService(removal("web"), ctx);
+    expect(ctx.runner.lines).toEqual([]);
+  });
+});
