@@ -1,10 +1,11 @@
 // `pnpm bench`: tend's benchmarks, each against a floor or a goal, printed as a table.
-// Usage: node bench/run.mjs [--short] [--check] [--write] [--no-containers]   (build first: pnpm build)
+// Usage: node bench/run.mjs [--short] [--check] [--write] [--no-containers] [--fleet]   (build first: pnpm build)
 //   --short          fewer sizes and runs (CI)
 //   --check          exit 1 when a ratio is more than 2x its baseline (bench/baseline.json); absolute
 //                    times never fail a run, the machine may be slower or busier than the baseline's
 //   --write          write bench/RESULTS.md (machine, date, every row) and the ratios to bench/baseline.json
 //   --no-containers  the host benchmarks only (no Docker)
+//   --fleet          also bench/fleet.mjs (needs Docker)
 // A suite is one entry of SUITES: a function returning rows { name, ms | count, ratio?, of?, goal?,
 // limitMs? }; a row with a ratio is compared with the baseline by its name.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ const SUITES = [
   { name: "startup", run: startup },
   { name: "scale", run: scale },
   { name: "containers", run: containers, skip: args.includes("--no-containers") },
+  { name: "fleet", run: async (options) => (await import("./fleet.mjs")).fleet(options), skip: !args.includes("--fleet") },
 ];
 
 async function measure() {

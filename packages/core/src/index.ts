@@ -4,5 +4,5 @@
  * `@tend/core/contract` only, which this entry re-exports.
  */
 export * from "./runtime.js";
-export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema } from "./model/resource-schema.js";
+export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema, PackageSchema } from "./model/resource-schema.js";
 export { validateSpec, type Locate } from "./model/validate-spec.js";

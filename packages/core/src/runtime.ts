@@ -7,7 +7,10 @@
 export * from "./contract/index.js";
 export { ExecaRunner } from "./runner/execa-runner.js";
 export { LocalHostFiles, type PathContent } from "./files/host-files.js";
-export { service, timer, file, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
+export { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "./host/host-access.js";
+export type { FileOperation } from "./files/file-operation.js";
+export type { Ownership } from "./files/atomic-write.js";
+export { service, timer, file, pkg, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
 export { dependenciesOf } from "./model/dependencies-of.js";
 export { detectInit, parseInit } from "./host/detect-init.js";
 export { resolveHost, type Host, type HostOptions } from "./host/host-facts.js";

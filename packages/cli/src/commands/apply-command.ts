@@ -10,6 +10,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM:
  * it happens (a live progress line on a terminal; JSON events with --json-stream), then verifies.
  */
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
+  if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
   const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson } = await import("@tend/core/runtime");
   const steps: string[] = [];
   const session = await openSession(line, {

@@ -4,6 +4,7 @@ import { openSession } from "./open-session.js";
 
 /** Observes the host and prints the plan (and with --diff how each file changes); changes nothing. */
 export async function planCommand(line: CommandLine, io: CliIo): Promise<number> {
+  if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
   const { formatPlan, planToJson, hasChanges } = await import("@tend/core/runtime");
   const session = await openSession(line);
   const { plan } = await session.buildPlan({ adopt: line.adopt });

@@ -15,7 +15,7 @@ export async function providersCommand(line: CommandLine, io: CliIo): Promise<nu
   const registry = Session.discover(specFile ? await openSpec(specFile, await specCache()) : undefined, CLI_PACKAGE_DIR);
   const init = line.init ? parseInit(line.init, registry.inits) : detectInit(registry.inits);
   const serving = new Set(
-    init ? (["service", "timer"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
+    init ? (["service", "timer", "package"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
   );
   io.result({
     init: init ?? null,

@@ -26,7 +26,7 @@ export async function renderCommand(line: CommandLine, io: CliIo): Promise<numbe
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       try {
-        const scope: Scope = resource.type !== "file" && resource.user ? userScope : { kind: "system" };
+        const scope: Scope = (resource.type === "service" || resource.type === "timer") && resource.user ? userScope : { kind: "system" };
         const assigned = await session.assignProviders([resource]);
         const artifacts = session.renderAll([resource], assigned, { host: { ...session.host.facts, init }, init, scope }).get(key) ?? [];
         rendered.resources.push({ key, artifacts });

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { HostFileWriter } from "../contract/context.js";
 import type { Scope } from "../contract/host.js";
 import { builtFile } from "../core-package.js";
 import { errors } from "../errors/catalogue.js";
@@ -13,6 +12,7 @@ import type { Ownership } from "./atomic-write.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { hostPathParts } from "./host-path.js";
+import type { HostFileAccess } from "../host/host-access.js";
 
 /** What is at a host path, without following a link there. */
 export type PathContent =
@@ -37,7 +37,7 @@ function orNull<T>(read: () => T): T | null {
  * the way the init would see it there, and, as root, every write into a folder a non-root user
  * owns done by a child running as that user.
  */
-export class LocalHostFiles implements HostFileWriter {
+export class LocalHostFiles implements HostFileAccess {
   /** The real folder standing for `/`: the image root, or `/` itself. */
   readonly root: string;
   /** Folders seen since the last write: reads of a big spec resolve each folder once. */
@@ -112,6 +112,15 @@ export class LocalHostFiles implements HostFileWriter {
       return content === null ? { kind: "absent" } : { kind: "file", content };
     } catch (error) {
       throw fsError(error, "read", path);
+    }
+  }
+
+  /** `inspect` for many paths at once. */
+  inspectAll(paths: readonly string[]): Promise<PathContent[]> {
+    try {
+      return Promise.resolve(paths.map((path) => this.inspect(path)));
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 

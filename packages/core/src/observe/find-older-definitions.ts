@@ -1,6 +1,6 @@
 import type { Artifact } from "../contract/artifact.js";
 import type { Observation } from "../contract/observation.js";
-import type { LocalHostFiles } from "../files/host-files.js";
+import type { HostFileAccess } from "../host/host-access.js";
 import type { Resource } from "../model/resource-schema.js";
 import type { StateFile } from "../state/state-file.js";
 import { processStartedAt } from "./process-start.js";
@@ -23,7 +23,7 @@ export async function findOlderDefinitions(
   observations: Map<string, Observation>,
   rendered: Map<string, Artifact[]>,
   state: StateFile,
-  files: LocalHostFiles,
+  files: HostFileAccess,
 ): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
   let procStat: string | null | undefined;

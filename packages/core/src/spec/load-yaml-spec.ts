@@ -8,7 +8,7 @@ export interface RawSpec {
   locate: Locate;
 }
 
-const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file" };
+const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file", package: "package" };
 
 /**
  * Parses `tend.yaml`'s text: one resource per document, Datum-style (`tend: v1alpha1`,
