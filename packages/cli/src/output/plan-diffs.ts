@@ -1,4 +1,4 @@
-import type { Plan } from "@tend/core";
+import type { Plan } from "@tend/core/runtime";
 import { secretValues, unifiedDiff } from "./unified-diff.js";
 
 /** Each file or link a plan writes or deletes, as `{ key, path, diff }` for the JSON document (secrets masked). */

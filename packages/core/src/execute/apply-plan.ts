@@ -3,7 +3,7 @@ import type { Operation, ResourceChange } from "../contract/change.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
-import { dependenciesOf } from "../model/validate-spec.js";
+import { dependenciesOf } from "../model/dependencies-of.js";
 import type { Plan, PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";

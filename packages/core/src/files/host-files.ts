@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
+import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Scope } from "../contract/host.js";
+import { builtFile } from "../core-package.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import { lookupGroup, lookupUser } from "../host/passwd.js";
@@ -72,7 +72,7 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   exists(path: string): Promise<boolean> {
-    return this.read("look at", path, (real) => orNull(() => lstatSync(real)) !== null);
+    return this.read("look at", path, (real) => orNull(() => lstatSync(real, { throwIfNoEntry: false })) != null);
   }
 
   isDirectory(path: string): Promise<boolean> {
@@ -103,8 +103,8 @@ export class LocalHostFiles implements HostFileAccess {
   inspect(path: string): PathContent {
     try {
       const real = this.real(path);
-      const info = orNull(() => lstatSync(real));
-      if (info === null) return { kind: "absent" };
+      const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
+      if (!info) return { kind: "absent" };
       if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
       if (info.isDirectory()) return { kind: "directory" };
       if (!info.isFile()) return { kind: "other" };
@@ -270,18 +270,17 @@ function readRegular(real: string): string | null {
   }
   if (fd === null) return null;
   try {
-    const info = lstatSync(real);
-    if (!info.isFile()) return null;
+    // The open did not follow a link; what it opened is what counts.
+    if (!fstatSync(fd).isFile()) return null;
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
   }
 }
 
-/** The child's entry: next to this module when built, else in the package's dist (tests run sources). */
+/** The child's entry, in the package's dist (tests that run the sources use the built one too). */
 function writerScript(): string {
-  const beside = fileURLToPath(new URL("./user-writer-main.js", import.meta.url));
-  return existsSync(beside) ? beside : fileURLToPath(new URL("../../dist/files/user-writer-main.js", import.meta.url));
+  return builtFile("files/user-writer-main.js");
 }
 
 /** A host folder path in the one spelling the resolver caches (no trailing slash, no empty parts). */

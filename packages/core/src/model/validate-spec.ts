@@ -7,6 +7,10 @@ import { FileSchema, PackageSchema, ResourceSchema, ServiceSchema, TimerSchema, 
 import { closest } from "./closest-word.js";
 import { findCycle } from "./find-cycle.js";
 import { isServiceAfter } from "./after-entries.js";
+import { dependenciesOf, refsOf } from "./dependencies-of.js";
+
+/** Kept here too for the modules and tests that import it from validation. */
+export { dependenciesOf };
 import { parseSchedule } from "../schedule/parse-schedule.js";
 
 /** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
@@ -76,22 +80,6 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   const message = issue.code === "invalid_key" ? ((issue as { issues?: { message: string }[] }).issues?.[0]?.message ?? issue.message) : issue.message;
   return errors.invalidField(ref, field || "type", message, location);
 }
-
-function refsOf(resource: Resource, field: "requires" | "restartOn" | "reloadOn"): string[] {
-  return ((resource as Record<string, unknown>)[field] as string[] | undefined) ?? [];
-}
-
-/** Edges for ordering and cycle detection: requires, restartOn, reloadOn and `after` services. */
-export function dependenciesOf(resource: Resource): string[] {
-  const deps = [...refsOf(resource, "requires"), ...refsOf(resource, "restartOn"), ...refsOf(resource, "reloadOn")].map(
-    (ref) => canonicalReference(ref)!,
-  );
-  if (resource.type === "service") {
-    for (const entry of resource.after ?? []) if (isServiceAfter(entry)) deps.push(`service:${entry}`);
-  }
-  return [...new Set(deps)];
-}
-
 
 function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions, declared: Set<string>, lookForCycles: boolean): TendError[] {
   const found: TendError[] = [];

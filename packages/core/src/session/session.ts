@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { ContentCache } from "../cache/content-cache.js";
 import type { Artifact } from "../contract/artifact.js";
 import type { Operation } from "../contract/change.js";
 import type { RenderContext } from "../contract/context.js";
@@ -12,6 +12,7 @@ import { TendError, TendErrors } from "../errors/tend-error.js";
 import type { PathContent } from "../files/host-files.js";
 import { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "../host/host-access.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
+import { CORE_PACKAGE_DIR } from "../core-package.js";
 import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
@@ -40,10 +41,10 @@ export interface SessionOptions extends HostOptions {
   /** How to install a missing provider the way tend itself was installed; default `npm install --global`. */
   installCommand?: (pkg: string) => string;
   log?: (line: string) => void;
+  /** Where work is kept between runs (a validated YAML spec); none by default. */
+  cache?: ContentCache;
 }
 
-/** This @tend/core's package folder: in tend's install, where discovery looks first. */
-const CORE_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * Everything one command works with: the host (reached through a HostAccess: this machine, or
@@ -84,7 +85,7 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     checkRoot(options.root);
     const file = findSpec(options.spec, options.cwd);
-    const opened = await openSpec(file);
+    const opened = await openSpec(file, options.cache ? { cache: options.cache } : {});
     const registry = Session.discover(opened, options.toolDir);
     if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
