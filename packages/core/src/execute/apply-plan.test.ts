@@ -85,6 +85,19 @@ describe("apply", () => {
     expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
   });
 
+  it("clears from the ledger what the init already reports done (an apply killed after the step, before its record)", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF, WEB], sim.provider);
+    const path = join(first.root, "var/lib/tend/state.json");
+    const saved = JSON.parse(await readFile(path, "utf8"));
+    saved.resources["service:web"].pending = ["enable", "start"];
+    await writeFile(path, JSON.stringify(saved));
+    const again = await cycle([CONF, WEB], sim.provider, first.root);
+    expect(again.plan.entries.every((e) => e.action === "none")).toBe(true);
+    expect(again.runner.lines).toEqual(["simctl status tend-web"]);
+    expect(JSON.parse(await readFile(path, "utf8")).resources["service:web"].pending).toBeUndefined();
+  });
+
   it("keeps a restart in the ledger until verification sees the service up", async () => {
     const crash = new Set<string>();
     const sim = simProvider(new Map(), { crashOnStart: crash });

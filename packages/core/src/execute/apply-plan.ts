@@ -79,9 +79,19 @@ export async function applyPlan(
   const unclaimed = plan.entries.flatMap((e) => [...e.conflicts.map((path) => errors.conflict(e.key, path)), ...e.orphans.map((path) => moreErrors.orphan(e.key, path))]);
   if (unclaimed.length > 0 && !options.adopt) throw unclaimed.length === 1 ? unclaimed[0]! : new TendErrors(unclaimed);
 
+  // Ledger entries the init already reports done (an apply killed after the step, before the
+  // record of it): nothing is planned for them, and they are cleared.
+  let cleared = false;
+  for (const entry of plan.entries) {
+    const record = state.resources[entry.key];
+    if (entry.action !== "none" || !record?.pending) continue;
+    const { pending: _pending, pendingWhy: _why, ...rest } = record;
+    store.set(state, entry.key, rest);
+    cleared = true;
+  }
   const active = plan.entries.filter((e) => e.action !== "none");
   if (active.length === 0) {
-    if (store.unsaved) await store.save(state);
+    if (store.unsaved || cleared) await store.save(state);
     return { ok: true, lines, failures };
   }
   const finished = new Set<string>();
