@@ -33,7 +33,8 @@ export class StateStore {
   readonly journalPath: string;
   /** Entries of the state that cannot be trusted, left out when loading: plan reports them. */
   problems: string[] = [];
-  private lines: JournalLine[] = [];
+  /** Journal lines recorded since the last flush, serialised when recorded (a copy that later changes cannot touch, and smaller than a clone). */
+  private lines: string[] = [];
   private journalOnDisk = false;
 
   constructor(
@@ -107,25 +108,25 @@ export class StateStore {
   set(state: StateFile, key: string, record: RecordedResource): void {
     const kept = { ...record, resource: recordable(record.resource) };
     state.resources[key] = kept;
-    this.lines.push({ t: "set", key, record: structuredClone(kept) });
+    this.lines.push(journalLine({ t: "set", key, record: kept }));
   }
 
   /** Forgets a resource (in memory now, in the journal at the next `flush`). */
   drop(state: StateFile, key: string): void {
     delete state.resources[key];
-    this.lines.push({ t: "drop", key });
+    this.lines.push(journalLine({ t: "drop", key }));
   }
 
   /** Records the providers' bags. */
   noteProviders(state: StateFile): void {
-    this.lines.push({ t: "providers", providers: structuredClone(state.providers) });
+    this.lines.push(journalLine({ t: "providers", providers: state.providers }));
   }
 
   /** Appends what was recorded since the last flush to the journal, synced: one write. */
   async flush(state: StateFile): Promise<void> {
     if (this.lines.length === 0) return;
-    const lines = this.journalOnDisk ? this.lines : [{ t: "begin", serial: state.serial } as JournalLine, ...this.lines];
-    await this.files.perform([{ op: "append", path: this.journalPath, content: lines.map((l) => `${JSON.stringify(l)}\n`).join(""), mode: 0o600 }]).then(throwFirst);
+    const lines = this.journalOnDisk ? this.lines : [journalLine({ t: "begin", serial: state.serial }), ...this.lines];
+    await this.files.perform([{ op: "append", path: this.journalPath, content: lines.join(""), mode: 0o600 }]).then(throwFirst);
     this.journalOnDisk = true;
     this.lines = [];
   }
@@ -143,6 +144,11 @@ export class StateStore {
       .then(throwFirst);
     this.journalOnDisk = false;
   }
+}
+
+/** One line of the journal, as written. */
+function journalLine(line: JournalLine): string {
+  return `${JSON.stringify(line)}\n`;
 }
 
 function throwFirst(results: (Error | null)[]): void {
