@@ -22,13 +22,13 @@ export interface BootCase {
   doc: string;
   user?: boolean;
   /** Done after the apply, while it runs: what keeps it from coming back. */
-  breakBoot?: () => Promise<void>;
+  breakBoot?: () => Promise<unknown>;
   /** What the prediction's reason must say. */
   why: string;
   /** The plan's warning for it, when not `runs now, but would not start after a reboot: <why>`. */
   planSays?: string;
   /** After the reboot: undo breakBoot for the tests that follow (before its removal). */
-  restore?: () => Promise<void>;
+  restore?: () => Promise<unknown>;
 }
 
 export interface BootTruthOptions {
