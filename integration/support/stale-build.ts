@@ -20,7 +20,7 @@ const upgrade = (host: TestHost) => host.mustSh(`cp /bin/sleep ${PROGRAM}.new &&
 
 /**
  * Stale builds on a real init (issue 18 item 2): a running service whose program is replaced on
- * disk is drift; apply restarts it (a new process running the new file) and the plan is clean;
+ * disk is drift (observe and plan say so); apply restarts it (a new process running the new file) and the plan is clean;
  * with `restartOnUpgrade: false` it is left alone. Leaves the host as `base` alone declares it.
  */
 export async function proveStaleBuildRestart(host: TestHost, specPath: string, base: string[]): Promise<void> {
@@ -31,6 +31,7 @@ export async function proveStaleBuildRestart(host: TestHost, specPath: string, b
   await planSpec(host, specPath, 0);
   await upgrade(host);
   expect(await processes(host)).toEqual([{ pid: before!.pid, replaced: true }]);
+  expect(await host.expectTend(["observe", "-f", specPath, "service:stale"])).toContain(`  drift    running a replaced ${PROGRAM}\n`);
   expect(await planSpec(host, specPath, 2)).toContain(`  ! service:stale drifted: running a replaced ${PROGRAM}\n      then  restart\n`);
   expect(await host.expectTend(["apply", "-f", specPath])).toContain("service:stale: changed, restarted");
   const after = await processes(host);

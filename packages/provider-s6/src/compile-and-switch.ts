@@ -28,7 +28,11 @@ import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, ser
 export async function compileAndSwitch(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void> {
   const sourcesChanged = paths.some((path) => path === SOURCE_DIR || path.startsWith(`${SOURCE_DIR}/`));
   const bootChanged = changes.some((change) => change.ops.includes("enable") || change.ops.includes("disable"));
-  if (!sourcesChanged && !bootChanged && !(await compiledFromOtherSources(ctx))) return;
+  if (!sourcesChanged && !bootChanged && !(await compiledFromOtherSources(ctx))) {
+    // No switch in this apply: what an earlier one restarted must not spare a restart now.
+    recordUpdate(ctx.state, { generation: lastGeneration(ctx.state), services: [] });
+    return;
+  }
   await ensureBundle(ctx);
   await ctx.files.mkdir(DATABASE_DIR, { mode: 0o755 });
   let generation = lastGeneration(ctx.state) + 1;

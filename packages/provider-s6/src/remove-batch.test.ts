@@ -1,3 +1,5 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ServiceSchema, type ResourceChange } from "@tend/core";
 import { RecordingRunner, applyContext } from "@tend/testkit";
@@ -15,6 +17,16 @@ const LIST = "s6-rc-db -b -l /run/s6-rc list services";
 const DOWN = "s6-rc -b -l /run/s6-rc -t 60000 -d -- change";
 
 describe("removeBatch", () => {
+  it("sets aside a file an admin added to the service's folder, so no folder without `type` is left for s6-rc-compile", async () => {
+    const ctx = await applyContext({ init: "s6" });
+    await mkdir(join(ctx.rootDir, "etc/s6/sv/tend-web"), { recursive: true });
+    await writeFile(join(ctx.rootDir, "etc/s6/sv/tend-web/type"), "longrun\n");
+    await writeFile(join(ctx.rootDir, "etc/s6/sv/tend-web/notification-fd"), "3\n");
+    await removeService(removal("web"), ctx);
+    expect((await readdir(join(ctx.rootDir, "etc/s6/sv/tend-web"))).sort()).toEqual(["type"]);
+    expect(await readFile(join(ctx.rootDir, "etc/s6/sv/.tend-removed/tend-web/notification-fd"), "utf8")).toBe("3\n");
+  });
+
   it("brings the wave down with one s6-rc change before the switch, leaving out what the live database never had", async () => {
     const runner = new RecordingRunner().on(LIST, { stdout: "s6rc-oneshot-runner\ntend-web\ntend-api\n" });
     const ctx = await applyContext({ init: "s6", runner });

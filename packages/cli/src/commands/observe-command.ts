@@ -21,6 +21,10 @@ export async function observeCommand(line: CommandLine, io: CliIo): Promise<numb
   const assigned = await session.assignProviders(resources);
   const state = await session.stateStore.load();
   const observed = await session.observeAll(resources, assigned, state);
+  for (const [key, drift] of await session.runtimeDrift(resources, assigned, observed, state)) {
+    const observation = observed.get(key);
+    if (observation) observation.drift = [...(observation.drift ?? []), ...drift];
+  }
   const rows = resources.map((r) => ({ key: `${r.type}:${r.name}`, observation: observed.get(`${r.type}:${r.name}`) }));
   io.result({ resources: rows.map((row) => ({ key: row.key, ...row.observation })) });
   for (const row of rows) io.out(formatObservation(row.key, row.observation));

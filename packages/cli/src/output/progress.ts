@@ -12,7 +12,7 @@ export interface ProgressEvent {
  */
 export class ProgressLine {
   private shown = false;
-  private readonly started = Date.now();
+  private readonly started = performance.now();
   private last: ProgressEvent | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -43,7 +43,7 @@ export class ProgressLine {
 
   private draw(): void {
     if (!this.last) return;
-    const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
+    const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
     const text = `apply: ${this.last.done}/${this.last.total} resources · ${this.last.step} · ${seconds} s`;
     const width = this.stream.columns ?? 80;
     this.stream.write(`\r\u001b[2K${text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text}`);

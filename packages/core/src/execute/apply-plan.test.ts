@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simProvider, type SimUnit } from "../__fixtures__/sim-provider.js";
 import { simSession } from "../__fixtures__/sim-session.js";
-import { applyPlan, contentHash, formatPlan, TendError, type ProviderDefinition } from "../index.js";
+import { applyPlan, contentHash, formatPlan, TendError, type Operation, type ProviderDefinition } from "../index.js";
 
 const FAST = { verify: { settle: 0.05 } };
 const WEB = { type: "service", name: "web", exec: "/opt/web --port 8080", restartOn: ["file:conf"], requires: ["file:conf"], ...FAST };
@@ -149,6 +149,14 @@ describe("apply", () => {
     expect(stale.plan.entries[0]!.writes).toEqual([]);
     expect(sim.units.get("tend-web")!.pid).not.toBe(pid);
     expect((await cycle([web], provider, first.root)).plan.entries.every((e) => e.action === "none")).toBe(true);
+    // a unit that refuses a manual restart only gets a warning: it takes the new definition when it next starts
+    const later = sim.units.get("tend-web")!.pid;
+    await mkdir(join(first.root, `proc/${later}`), { recursive: true });
+    await writeFile(join(first.root, `proc/${later}/stat`), startedAt(500).replace(`${pid} (web)`, `${later} (web)`));
+    const { session } = await simSession([web], [{ ...sim.provider, refusedOperations: (): Operation[] => ["start", "stop", "restart"] }], { root: first.root });
+    const { plan } = await session.buildPlan();
+    expect(plan.entries[0]!.action).toBe("none");
+    expect(formatPlan(plan)).toContain("! service:web warning: running an older definition than /etc/sim/tend-web.conf; it refuses a manual restart, so tend leaves it running");
   });
 
   it("fails the plan for reloadOn on a service that cannot reload", async () => {

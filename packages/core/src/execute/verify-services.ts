@@ -31,10 +31,11 @@ export async function verifyServices(targets: VerifyTarget[], sleep: (ms: number
   for (const [provider, list] of byProvider) {
     const ctx = list[0]!.ctx;
     const probe = (items: VerifyTarget[]) => provider.probe!(items.map((t) => t.resource), ctx);
-    const deadline = Date.now() + (provider.startTimeoutMs ?? 5_000);
+    // A monotonic clock: a wall-clock step (NTP, a VM resumed) neither cuts the wait short nor stretches it.
+    const deadline = performance.now() + (provider.startTimeoutMs ?? 5_000);
     let first = await probe(list);
     let waiting = list.filter((t) => !first.get(t.key)?.up);
-    while (waiting.length > 0 && Date.now() < deadline) {
+    while (waiting.length > 0 && performance.now() < deadline) {
       await sleep(POLL_MS);
       const again = await probe(waiting);
       for (const [key, value] of again) first.set(key, value);

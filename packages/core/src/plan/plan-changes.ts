@@ -134,15 +134,19 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const causes: Partial<Record<Operation, string>> = {};
   if (filesChanged && record) causes.restart = "its definition changed";
   if (resource.type === "service") planService(resource, observation, filesChanged, ops, reasons);
+  // What the init refuses to restart is only reported: it takes the new code when it next starts.
+  const restartRefused = provider?.refused.includes("restart") === true;
   const replaced = input.offline ? undefined : input.replacedCode?.get(key);
-  if (replaced && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+  if (replaced && restartRefused) entry.warnings.push(...replaced.map((r) => `${r}; it refuses a manual restart, so tend leaves it running`));
+  else if (replaced && resource.type === "service" && desiredOf(resource).state !== "stopped") {
     // Restart, never reload: a reload keeps the process that maps the old code.
     entry.drift.push(...replaced);
     ops.add("restart");
     causes.restart = causes.restart ? `${causes.restart} and it was ${replaced[0]}` : `it was ${replaced[0]}`;
   }
   const older = input.offline || filesChanged ? undefined : input.olderDefinitions?.get(key);
-  if (older && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+  if (older && restartRefused) entry.warnings.push(...older.map((o) => `${o}; it refuses a manual restart, so tend leaves it running`));
+  else if (older && resource.type === "service" && desiredOf(resource).state !== "stopped") {
     // The provider brings the init up to date as if the files had just been written, then restarts.
     entry.drift.push(...older);
     entry.staleDefinition = true;

@@ -223,6 +223,26 @@ export class Session {
     return { current, obstacles };
   }
 
+  /**
+   * Drift the init cannot report, found through /proc for running services: a program or library
+   * replaced on disk (stale builds), a definition file newer than the process (the init runs an
+   * older definition). By key; empty offline. `tend observe` shows it; plan acts on it.
+   */
+  async runtimeDrift(resources: Resource[], assigned: Map<string, ProviderDefinition>, observations: Map<string, Observation>, state: StateFile): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    if (this.offline) return found;
+    let rendered = new Map<string, Artifact[]>();
+    try {
+      rendered = this.renderAll(resources, assigned);
+    } catch {
+      // a spec that cannot render has no definition to compare; plan reports why
+    }
+    for (const map of [await findReplacedCode(resources, observations, this.files), await findOlderDefinitions(resources, observations, rendered, state, this.files)]) {
+      for (const [key, lines] of map) found.set(key, [...(found.get(key) ?? []), ...lines]);
+    }
+    return found;
+  }
+
   /** One `observe` call per provider, with all of its resources. */
   async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile): Promise<Map<string, Observation>> {
     const observations = new Map<string, Observation>();

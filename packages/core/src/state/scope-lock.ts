@@ -53,11 +53,11 @@ export class ScopeLock {
   /** Takes the lock, waiting up to `timeoutMs` for the holder; TEND_LOCKED naming it otherwise. */
   async acquire(timeoutMs = 0): Promise<void> {
     if (this.options.asUser) return this.acquireAs(this.options.asUser, timeoutMs);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs; // monotonic: a wall-clock step changes nothing
     for (;;) {
       const fd = this.open();
       await this.pause("opened");
-      const waitMs = Math.max(0, deadline - Date.now());
+      const waitMs = Math.max(0, deadline - performance.now());
       let locked: boolean;
       try {
         locked = await flockChild(fd, waitMs, this.options.tool);
