@@ -70,6 +70,15 @@ describe("the packed packages, installed as from the registry", () => {
   let hostPrefix: string;
   let host: TestHost;
   const tarball = (name: string) => packed.find((p) => p.name === name)!.tarball;
+  /** `names` and the packages of this repo they depend on, as a registry would fetch them with them (the CLI's @tend/fleet). */
+  const withDependencies = async (names: string[]): Promise<string[]> => {
+    const all = new Set(names);
+    for (const name of all) {
+      const manifest = JSON.parse(await inTarball(tarball(name), "package.json")) as Manifest;
+      for (const dep of Object.keys(manifest.dependencies ?? {})) if (workspaceNames.includes(dep)) all.add(dep);
+    }
+    return [...all];
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "tend-it-packaging-"));
@@ -142,7 +151,7 @@ for (const name of ${JSON.stringify(resolveOnly)}) console.log(name, "resolves t
 
   it("installs @tend/cli with the runit and cron providers offline into a clean prefix: one @tend/core", async () => {
     const names = ["@tend/core", "@tend/cli", "@tend/provider-runit", "@tend/provider-cron"];
-    await installOffline(host, names.map(tarball));
+    await installOffline(host, (await withDependencies(names)).map(tarball));
     expect(await coreCopies(host)).toEqual([`${IN_HOST.prefix}/lib/node_modules/@tend/core/package.json`]);
     const ls = await npmInHost(host, ["ls", "--global", "--prefix", IN_HOST.prefix, "--all"]);
     expect(ls.exitCode, ls.stdout + ls.stderr).toBe(0);
@@ -177,7 +186,7 @@ for (const name of ${JSON.stringify(resolveOnly)}) console.log(name, "resolves t
       const [install, global, ...names] = readmeNpm(docBlock("README.md", "install"), ["npm", "install", "--global"]);
       expect([install, global]).toEqual(["install", "--global"]);
       for (const name of names) expect(workspaceNames, `the README installs ${name}, a package of this repo`).toContain(name);
-      const result = await npmInHost(host, ["install", "--global", "--prefix", prefix, ...names.map(inHost)]);
+      const result = await npmInHost(host, ["install", "--global", "--prefix", prefix, ...(await withDependencies(names)).map(inHost)]);
       expect(result.exitCode, result.stdout + result.stderr).toBe(0);
       const copies = await host.mustExec(["find", prefix, "-path", "*/node_modules/@tend/core/package.json"]);
       expect(copies).toBe(`${prefix}/lib/node_modules/@tend/core/package.json\n`);

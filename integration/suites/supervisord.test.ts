@@ -60,7 +60,7 @@ describe("tend-provider-supervisord from packed tarballs, on supervisord as PID 
 
   beforeAll(async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-it-supervisord-"));
-    const packed = [...(await packWorkspace("./packages/{core,cli}", dir)), await npmPack(EXAMPLE, dir)];
+    const packed = [...(await packWorkspace("./packages/{core,cli,fleet}", dir)), await npmPack(EXAMPLE, dir)];
     tarballs = packed.map((p) => p.tarball);
     const { cache } = await fillNpmCache(tarballs);
     host = await startHost("supervisord", { mounts: await offlineMounts(dir, cache) });

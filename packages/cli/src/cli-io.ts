@@ -1,4 +1,4 @@
-import type { Paint } from "@tend/core";
+import type { Paint } from "@tend/core/runtime";
 import type { ProgressLine } from "./output/progress.js";
 
 /** One problem, as `--json` reports it. */

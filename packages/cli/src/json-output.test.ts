@@ -63,6 +63,15 @@ describe("--json on every command: one document on stdout, valid by docs/json-sc
     expect(doc.result).toBeDefined();
   });
 
+  it.each(["plan", "apply"])("%s --hosts: one entry per host, an unreachable host failing the run", async (command) => {
+    const inventory = join(dir, "tend.hosts.yaml");
+    await writeFile(inventory, "hosts:\n  nowhere:\n    ssh: { ProxyCommand: \"false\", BatchMode: \"yes\" }\n");
+    const result = await tend([command, "--hosts", inventory, "--json"], dir);
+    expect(result.code).toBe(1);
+    const doc = document(result.stdout);
+    expect(doc).toMatchObject({ command, ok: false, exitCode: 1, result: { hosts: [{ name: "nowhere", init: null, status: "unreachable", errors: [{ code: "TEND_FLEET_UNREACHABLE" }] }] } });
+  });
+
   it("puts errors in the document as diagnostics, with location and hint, and still exits non-zero", async () => {
     const bad = await mkdtemp(join(tmpdir(), "tend-json-bad-"));
     await writeFile(join(bad, "tend.yaml"), "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nrestart: sometimes\n");

@@ -1,4 +1,4 @@
-import type { Paint, TendError } from "@tend/core";
+import type { Paint, TendError } from "@tend/core/runtime";
 import type { CliIo, Diagnostic } from "./cli-io.js";
 import { COMMANDS, parseCommandLine, UsageError, type CommandLine, type CommandName } from "./command-line/parse-command-line.js";
 import { helpText } from "./help-text.js";
@@ -122,7 +122,7 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
     progress: !json && streams.stderr.isTTY ? new ProgressLine(streams.stderr as NodeJS.WriteStream) : undefined,
   };
   try {
-    const core = await import("@tend/core");
+    const core = await import("@tend/core/runtime");
     isTendError = core.TendError.isInstance;
     formatError = core.formatError;
     const run = await RUNNERS[line.command]();

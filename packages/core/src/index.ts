@@ -1,35 +1,8 @@
 /**
- * @tend/core's main entry, for tend's CLI and programmatic use: the model and spec loading, the
- * session, planner and executor, discovery and output. A provider imports `@tend/core/contract`
- * only, which this entry re-exports.
+ * @tend/core's main entry, for specs and programmatic use: the model with its zod schemas, spec
+ * loading, the session, planner and executor, discovery and output. A provider imports
+ * `@tend/core/contract` only, which this entry re-exports.
  */
-export * from "./contract/index.js";
-export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema } from "./model/resource-schema.js";
-export { ExecaRunner } from "./runner/execa-runner.js";
-export { LocalHostFiles, type PathContent } from "./files/host-files.js";
-export { service, timer, file, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
-export { validateSpec, dependenciesOf, type Locate } from "./model/validate-spec.js";
-export { detectInit, parseInit } from "./host/detect-init.js";
-export { resolveHost, type Host, type HostOptions } from "./host/host-facts.js";
-export { findSpec, SPEC_NAMES } from "./spec/find-spec.js";
-export { loadSpec, openSpec, type Spec, type OpenedSpec } from "./spec/load-spec.js";
-export { planChanges, desiredOf, type PlanInput } from "./plan/plan-changes.js";
-export { checkCapabilities } from "./plan/check-capabilities.js";
-export { contentHash } from "./plan/content-hash.js";
-export { artifactId } from "./plan/artifact-id.js";
-export { hasChanges, planCounts, type Plan, type PlanEntry, type ArtifactWrite } from "./plan/plan-types.js";
-export { emptyState, type StateFile, type RecordedResource, type RecordedArtifact } from "./state/state-file.js";
-export { StateStore, stateDir } from "./state/state-store.js";
-export { ScopeLock, type LockHolder, type LockStep } from "./state/scope-lock.js";
-export { Session, type SessionOptions } from "./session/session.js";
-export { ProviderRegistry } from "./session/provider-registry.js";
-export { inScope } from "./session/in-scope.js";
-export { applyPlan, ApplyAborted, type ApplyReport, type ApplyOptions } from "./execute/apply-plan.js";
-export { verifyServices, DEFAULT_SETTLE_MS } from "./execute/verify-services.js";
-export { findProviders, isProviderPackageName } from "./discovery/find-providers.js";
-export { type FoundProvider, type ProviderManifest, type InitDeclaration } from "./discovery/provider-manifest.js";
-export { InitCatalogue, type KnownInit, type HostProbe } from "./discovery/init-catalogue.js";
-export { CORE_VERSION } from "./discovery/load-provider.js";
-export { formatPlan, planToJson } from "./output/format-plan.js";
-export { formatError } from "./output/format-error.js";
-export { PLAIN, type Paint } from "./output/paint.js";
+export * from "./runtime.js";
+export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema, PackageSchema } from "./model/resource-schema.js";
+export { validateSpec, type Locate } from "./model/validate-spec.js";

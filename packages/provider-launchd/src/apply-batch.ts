@@ -32,7 +32,7 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   const byDomain = new Map<string, JobChange[]>();
   for (const change of changes) {
     const resource = change.resource;
-    if (resource.type === "file") continue;
+    if (resource.type === "file" || resource.type === "package") continue;
     if (ctx.offline) {
       if (change.ops.includes("disable")) ctx.log(`${change.key}: not disabled: launchd keeps its boot overrides outside the image, so the job loads at boot`);
       continue;

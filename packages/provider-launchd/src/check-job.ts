@@ -9,7 +9,7 @@ import { xmlUnsafeCharacter, xmlUnsafeCharacterIn } from "./xml-unsafe-character
  * program would not receive.
  */
 export function checkJob(resource: Resource): TendError[] {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const ref = `${resource.type}:${resource.name}`;
   const found: TendError[] = [];
   const unsafe = (field: string, value: PlistValue | undefined) => {

@@ -18,7 +18,7 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   const byDomain = new Map<string, JobChange[]>();
   for (const change of changes) {
     const resource = change.resource;
-    if (resource.type === "file") continue;
+    if (resource.type === "file" || resource.type === "package") continue;
     try {
       const job = launchdJob(resource, ctx.scope, ctx.host);
       byDomain.set(job.domain, [...(byDomain.get(job.domain) ?? []), { change: { ...change, resource }, job }]);

@@ -22,7 +22,7 @@ const MANAGED_COMMENT = MANAGED_HEADER.replace(/^# /, "");
  * belongs to its user (the core's default in a user scope).
  */
 export function renderJob(resource: Resource, ctx: RenderContext): Artifact[] {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const content = serializePlist(jobPlist(resource), { comment: MANAGED_COMMENT });
   const artifact: Artifact = { path: jobPath(resource, ctx.scope, ctx.host), content, mode: 0o644 };
   if (!resource.user) {

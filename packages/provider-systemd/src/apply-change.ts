@@ -30,7 +30,7 @@ const PAST: Record<Operation, string> = { enable: "enabled", disable: "disabled"
  */
 export async function applyChange(change: ResourceChange, ctx: ApplyContext): Promise<void> {
   const resource = change.resource;
-  if (resource.type === "file") return;
+  if (resource.type === "file" || resource.type === "package") return;
   if (resource.type === "service" && resource.displayManager) await holdGraphicalTarget(change.key, ctx);
   const unit = primaryUnit(resource);
   const skipped: Operation[] = [];

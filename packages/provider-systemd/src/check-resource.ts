@@ -13,7 +13,7 @@ const UNIT_NAME_CHARS = /^[A-Za-z0-9:_.\\@-]+$/;
  * a `*.target` that is not a unit name, hatch values that would run into the next line. (Schedules are checked with the spec.)
  */
 export function checkResource(resource: Resource, _ctx?: RenderContext): TendError[] {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const ref = `${resource.type}:${resource.name}`;
   const found: TendError[] = [];
   const ownUnit = resource.type === "timer" || resource.exec !== undefined;

@@ -39,7 +39,7 @@ interface UnitReadings {
 export async function observeUnits(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
   const targets: Target[] = [];
   for (const resource of resources) {
-    if (resource.type === "file") continue;
+    if (resource.type === "file" || resource.type === "package") continue;
     targets.push({ key: `${resource.type}:${resource.name}`, resource, unit: primaryUnit(resource) });
   }
   const observations = new Map<string, Observation>();

@@ -18,7 +18,7 @@ const PROBE_PROPERTIES = "Id,LoadState,ActiveState,SubState,InvocationID,NRestar
  * a notify service finishes only at `READY=1`, so a unit that is active after start is ready.
  */
 export async function probeUnits(resources: Resource[], ctx: ReadContext): Promise<Map<string, Probe>> {
-  const targets = resources.flatMap((r) => (r.type === "file" ? [] : [{ key: `${r.type}:${r.name}`, unit: primaryUnit(r) }]));
+  const targets = resources.flatMap((r) => (r.type === "file" || r.type === "package" ? [] : [{ key: `${r.type}:${r.name}`, unit: primaryUnit(r) }]));
   const probes = new Map<string, Probe>();
   if (targets.length === 0) return probes;
   const units = [...new Set(targets.map((t) => t.unit))];

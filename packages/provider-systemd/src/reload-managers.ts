@@ -23,7 +23,7 @@ export async function reloadManagers(changes: ResourceChange[], paths: string[],
   if (wrote || (await holdsStaleUnits(changes, ctx))) {
     await ctx.run.run(systemctl(ctx, ["daemon-reload"], { timeoutMs: 120_000 }));
   }
-  const removed = changes.filter((c) => c.action === "remove").flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
+  const removed = changes.filter((c) => c.action === "remove").flatMap((c) => (c.resource.type === "file" || c.resource.type === "package" ? [] : ownedUnits(c.resource)));
   // exits 1 for units that are not loaded (the usual case once their files are gone)
   if (removed.length > 0) await ctx.run.run(systemctl(ctx, ["reset-failed", "--", ...removed], { okCodes: [0, 1] }));
 }
@@ -31,7 +31,7 @@ export async function reloadManagers(changes: ResourceChange[], paths: string[],
 async function holdsStaleUnits(changes: ResourceChange[], ctx: ApplyContext): Promise<boolean> {
   const units = changes
     .filter((c) => c.action !== "remove" && c.ops.some((op) => op === "start" || op === "restart" || op === "reload"))
-    .flatMap((c) => (c.resource.type === "file" ? [] : isDistroUnit(c.resource) ? [primaryUnit(c.resource)] : ownedUnits(c.resource)));
+    .flatMap((c) => (c.resource.type === "file" || c.resource.type === "package" ? [] : isDistroUnit(c.resource) ? [primaryUnit(c.resource)] : ownedUnits(c.resource)));
   if (units.length === 0) return false;
   const unique = [...new Set(units)];
   const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,NeedDaemonReload", "--", ...unique]));

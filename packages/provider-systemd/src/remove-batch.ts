@@ -18,7 +18,7 @@ const CHUNK = 500;
 export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   if (ctx.offline) {
-    const units = changes.filter((c): c is ResourceChange & { resource: Service | Timer } => c.resource.type !== "file");
+    const units = changes.filter((c): c is ResourceChange & { resource: Service | Timer } => (c.resource.type !== "file" && c.resource.type !== "package"));
     await applyOffline(units.map((c) => ({ ...c, ops: ["disable"] })), ctx, failures);
     for (const change of units) {
       if (change.resource.type !== "service" || !change.resource.displayManager || failures.has(change.key)) continue;
@@ -26,7 +26,7 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
     }
     return failures;
   }
-  const simple = changes.filter((c) => c.resource.type !== "file" && !isDistroUnit(c.resource) && !(c.resource.type === "service" && c.resource.displayManager));
+  const simple = changes.filter((c) => (c.resource.type !== "file" && c.resource.type !== "package") && !isDistroUnit(c.resource) && !(c.resource.type === "service" && c.resource.displayManager));
   const alone = changes.filter((c) => !simple.includes(c));
   const refusing = simple.filter((c) => c.resource.type === "service" && refusesManualOperations(c.resource));
   for (const [verb, list] of [
@@ -35,7 +35,7 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   ] as const) {
     for (let at = 0; at < list.length; at += CHUNK) {
       const chunk = list.slice(at, at + CHUNK);
-      const units = chunk.flatMap((c) => (c.resource.type === "file" ? [] : ownedUnits(c.resource)));
+      const units = chunk.flatMap((c) => (c.resource.type === "file" || c.resource.type === "package" ? [] : ownedUnits(c.resource)));
       // exit 0 only when every unit was disabled (and stopped); anything else is sorted out one by one
       const result = await ctx.run.run(systemctl(ctx, [...verb, "--", ...units], { okCodes: "any", timeoutMs: 120_000 + 200 * units.length }));
       if (result.exitCode !== 0) alone.push(...chunk);

@@ -16,7 +16,7 @@ import { isDistroUnit, ownedUnits, primaryUnit } from "./unit-name.js";
  */
 export async function removeChange(change: ResourceChange, ctx: ApplyContext): Promise<void> {
   const resource = change.resource;
-  if (resource.type === "file") return;
+  if (resource.type === "file" || resource.type === "package") return;
   if (ctx.offline) {
     await setEnabledOffline(resource, "disable", ctx);
   } else if (isDistroUnit(resource)) {

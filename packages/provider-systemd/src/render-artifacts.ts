@@ -9,7 +9,7 @@ import { tendUnitName } from "./unit-name.js";
  * nothing for a distro unit (tend never writes or changes the distro's files).
  */
 export function renderArtifacts(resource: Resource, ctx: RenderContext): Artifact[] {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const dir = unitDirectory(resource, ctx);
   if (resource.type === "timer") {
     const units = renderTimerUnits(resource);

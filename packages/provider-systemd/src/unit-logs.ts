@@ -10,7 +10,7 @@ const LINES = 20;
  * the uid of whoever runs journalctl, which is wrong when root reads alice's journal.
  */
 export async function unitLogs(resource: Resource, ctx: ReadContext): Promise<string[]> {
-  if (resource.type === "file") return [];
+  if (resource.type === "file" || resource.type === "package") return [];
   const unit = processUnit(resource);
   const matches =
     ctx.scope.kind === "user"

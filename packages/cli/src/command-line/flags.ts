@@ -20,10 +20,17 @@ const COMMON: Flag[] = [
   { name: "help", short: "h" },
 ];
 
+/** A fleet run (`--hosts FILE`): which hosts, how many at once. */
+const FLEET: Flag[] = [
+  { name: "hosts", value: "string" },
+  { name: "limit", value: "string" },
+  { name: "parallel", value: "string" },
+];
+
 /** Which flags each command takes: a flag of another command is refused, not ignored. */
 export const FLAGS: Record<CommandName, Flag[]> = {
-  plan: [...COMMON, { name: "detailed-exitcode" }, { name: "adopt" }, { name: "diff" }],
-  apply: [...COMMON, { name: "adopt" }, { name: "lock-timeout", value: "string" }, { name: "diff" }, { name: "json-stream" }],
+  plan: [...COMMON, { name: "detailed-exitcode" }, { name: "adopt" }, { name: "diff" }, ...FLEET],
+  apply: [...COMMON, { name: "adopt" }, { name: "lock-timeout", value: "string" }, { name: "diff" }, { name: "json-stream" }, ...FLEET],
   observe: COMMON,
   render: COMMON,
   providers: COMMON,

@@ -18,6 +18,12 @@ export interface CommandLine {
   adopt: boolean;
   diff: boolean;
   lockTimeout: number;
+  /** `--hosts FILE`: plan or apply on the inventory's hosts over ssh. */
+  hosts?: string;
+  /** `--limit PATTERN`: some of them. */
+  limit?: string;
+  /** `--parallel N`: hosts at once. */
+  parallel?: number;
   help: boolean;
   version: boolean;
 }
@@ -110,6 +116,11 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
   const lockText = text("lock-timeout");
   const lockTimeout = lockText === undefined ? 0 : Number(lockText);
   if (!Number.isFinite(lockTimeout) || lockTimeout < 0) throw new UsageError("--lock-timeout takes a number of seconds");
+  const parallelText = text("parallel");
+  const parallel = parallelText === undefined ? undefined : Number(parallelText);
+  if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1)) throw new UsageError("--parallel takes a whole number of hosts, 1 or more");
+  if (values.has("hosts") && (values.has("root") || values.has("user") || values.has("init"))) throw new UsageError("--hosts runs on the inventory's hosts: --root, --user and --init apply to one host only");
+  if (!values.has("hosts") && (values.has("limit") || values.has("parallel"))) throw new UsageError("--limit and --parallel choose hosts of an inventory: pass --hosts FILE too");
   if (values.has("color") && values.has("no-color")) throw new UsageError("--color and --no-color contradict each other");
   const user = values.get("user");
   return {
@@ -126,6 +137,9 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
     adopt: values.has("adopt"),
     diff: values.has("diff"),
     lockTimeout,
+    ...(text("hosts") !== undefined ? { hosts: text("hosts")! } : {}),
+    ...(text("limit") !== undefined ? { limit: text("limit")! } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
     help: values.has("help"),
     version: values.has("version"),
   };

@@ -1,7 +1,5 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { diffSection } from "../output/diff-section.js";
-import { planDiffs } from "../output/plan-diffs.js";
 import { openSession } from "./open-session.js";
 
 /** Exit codes for an apply a signal stopped, as a shell reports a process the signal ended (128 + n). */
@@ -12,7 +10,8 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM:
  * it happens (a live progress line on a terminal; JSON events with --json-stream), then verifies.
  */
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson } = await import("@tend/core");
+  if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
+  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson } = await import("@tend/core/runtime");
   const steps: string[] = [];
   const session = await openSession(line, {
     log: (text) => {
@@ -38,9 +37,10 @@ export async function applyCommand(line: CommandLine, io: CliIo): Promise<number
   let planJson: unknown;
   try {
     const { plan, state, assigned } = await session.buildPlan({ adopt: line.adopt });
-    planJson = { ...(planToJson(plan) as object), ...(line.diff ? { diffs: planDiffs(plan) } : {}) };
+    const diffs = line.diff ? await import("../output/file-diffs.js") : undefined;
+    planJson = { ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan) } : {}) };
     io.out(formatPlan(plan, io.paint));
-    if (line.diff) io.out(diffSection(plan, io.paint));
+    if (diffs) io.out(diffs.diffSection(plan, io.paint));
     io.event({ event: "plan", plan: planJson });
     if (controller.signal.aborted) throw new ApplyAborted("planning, before changing anything");
     if (!hasChanges(plan) && !session.stateStore.unsaved) {

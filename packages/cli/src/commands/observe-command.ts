@@ -1,11 +1,11 @@
-import type { Observation } from "@tend/core";
+import type { Observation } from "@tend/core/runtime";
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
 import { openSession } from "./open-session.js";
 
 /** Datum's observation fields for each resource (or the named ones). */
 export async function observeCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { canonicalReference, errors } = await import("@tend/core");
+  const { canonicalReference, errors } = await import("@tend/core/runtime");
   const session = await openSession(line);
   const wanted = line.positionals.map((ref) => {
     const key = canonicalReference(ref);

@@ -1,15 +1,15 @@
-import { fileURLToPath } from "node:url";
-import type { Session } from "@tend/core";
+import type { ContentCache, Session } from "@tend/core/runtime";
+import { CLI_PACKAGE_DIR } from "../cli-package.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
 import { installCommandFor } from "../command-line/install-command.js";
 
-/** The CLI's package folder: its install is where tend's own providers are found. */
-export const CLI_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+export { CLI_PACKAGE_DIR };
 
 /** Opens a session from the common flags. */
 export async function openSession(line: CommandLine, extra: { init?: string; log?: (text: string) => void } = {}): Promise<Session> {
-  const { Session } = await import("@tend/core");
+  const { Session } = await import("@tend/core/runtime");
   return Session.open({
+    ...(await specCache()),
     ...(line.spec !== undefined ? { spec: line.spec } : {}),
     ...(extra.init ?? line.init ? { init: extra.init ?? line.init } : {}),
     ...(line.root !== undefined ? { root: line.root } : {}),
@@ -18,4 +18,11 @@ export async function openSession(line: CommandLine, extra: { init?: string; log
     toolDir: CLI_PACKAGE_DIR,
     installCommand: installCommandFor(CLI_PACKAGE_DIR),
   });
+}
+
+/** The running user's cache for specs (a YAML spec validated once is not parsed again), when there is one tend trusts. */
+export async function specCache(): Promise<{ cache?: ContentCache }> {
+  const { ContentCache } = await import("@tend/core/runtime");
+  const cache = ContentCache.open();
+  return cache ? { cache } : {};
 }

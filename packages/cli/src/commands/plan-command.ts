@@ -1,16 +1,16 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { diffSection } from "../output/diff-section.js";
-import { planDiffs } from "../output/plan-diffs.js";
 import { openSession } from "./open-session.js";
 
 /** Observes the host and prints the plan (and with --diff how each file changes); changes nothing. */
 export async function planCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { formatPlan, planToJson, hasChanges } = await import("@tend/core");
+  if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
+  const { formatPlan, planToJson, hasChanges } = await import("@tend/core/runtime");
   const session = await openSession(line);
   const { plan } = await session.buildPlan({ adopt: line.adopt });
   io.out(formatPlan(plan, io.paint));
-  if (line.diff) io.out(diffSection(plan, io.paint));
-  io.result({ ...(planToJson(plan) as object), ...(line.diff ? { diffs: planDiffs(plan) } : {}) });
+  const diffs = line.diff ? await import("../output/file-diffs.js") : undefined;
+  if (diffs) io.out(diffs.diffSection(plan, io.paint));
+  io.result({ ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan) } : {}) });
   return line.detailedExitcode && hasChanges(plan) ? 2 : 0;
 }

@@ -1,10 +1,10 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { CLI_PACKAGE_DIR } from "./open-session.js";
+import { CLI_PACKAGE_DIR, specCache } from "./open-session.js";
 
 /** The providers found, their versions, what they serve and which serve this host. */
 export async function providersCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { Session, findSpec, openSpec, detectInit, parseInit } = await import("@tend/core");
+  const { Session, findSpec, openSpec, detectInit, parseInit } = await import("@tend/core/runtime");
   let specFile: string | undefined;
   try {
     specFile = findSpec(line.spec);
@@ -12,10 +12,10 @@ export async function providersCommand(line: CommandLine, io: CliIo): Promise<nu
     // no spec here: tend's own install only; a spec named with -f must exist
     if (line.spec !== undefined) throw error;
   }
-  const registry = Session.discover(specFile ? await openSpec(specFile) : undefined, CLI_PACKAGE_DIR);
+  const registry = Session.discover(specFile ? await openSpec(specFile, await specCache()) : undefined, CLI_PACKAGE_DIR);
   const init = line.init ? parseInit(line.init, registry.inits) : detectInit(registry.inits);
   const serving = new Set(
-    init ? (["service", "timer"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
+    init ? (["service", "timer", "package"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
   );
   io.result({
     init: init ?? null,

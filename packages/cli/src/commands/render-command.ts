@@ -1,7 +1,7 @@
-import type { Artifact, Resource, Scope } from "@tend/core";
+import type { Artifact, Resource, Scope } from "@tend/core/runtime";
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
+import { CLI_PACKAGE_DIR, openSession, specCache } from "./open-session.js";
 
 /**
  * The files a spec becomes on one init or on every init (`--init all`); touches nothing. A
@@ -9,8 +9,8 @@ import { CLI_PACKAGE_DIR, openSession } from "./open-session.js";
  * exits 1.
  */
 export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core");
-  const registry = Session.discover(await openSpec(findSpec(line.spec)), CLI_PACKAGE_DIR);
+  const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core/runtime");
+  const registry = Session.discover(await openSpec(findSpec(line.spec), await specCache()), CLI_PACKAGE_DIR);
   const inits = line.init === "all" ? registry.inits.names : [line.init ? parseInit(line.init, registry.inits) : resolveHost({}, registry.inits).facts.init];
   const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
   const results: { init: string; resources: { key: string; artifacts?: Artifact[]; error?: string }[] }[] = [];
@@ -26,7 +26,7 @@ export async function renderCommand(line: CommandLine, io: CliIo): Promise<numbe
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       try {
-        const scope: Scope = resource.type !== "file" && resource.user ? userScope : { kind: "system" };
+        const scope: Scope = (resource.type === "service" || resource.type === "timer") && resource.user ? userScope : { kind: "system" };
         const assigned = await session.assignProviders([resource]);
         const artifacts = session.renderAll([resource], assigned, { host: { ...session.host.facts, init }, init, scope }).get(key) ?? [];
         rendered.resources.push({ key, artifacts });

@@ -1,5 +1,5 @@
 import { styleText } from "node:util";
-import type { Paint } from "@tend/core";
+import type { Paint } from "@tend/core/runtime";
 
 /**
  * Whether to colour a stream, by the conventions of the ecosystem, strongest first: `--color` /

@@ -1,4 +1,4 @@
-import type { TendError } from "@tend/core";
+import type { TendError } from "@tend/core/runtime";
 import type { Diagnostic } from "../cli-io.js";
 
 /** An error as JSON diagnostics: one per TendError (a TendErrors gives each), anything else TEND_INTERNAL. */

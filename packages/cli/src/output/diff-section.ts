@@ -1,4 +1,4 @@
-import type { Paint, Plan } from "@tend/core";
+import type { Paint, Plan } from "@tend/core/runtime";
 import { planDiffs } from "./plan-diffs.js";
 
 /** Every file and link a plan writes or deletes, as unified diffs, coloured for a terminal. */

@@ -1,4 +1,4 @@
-import type { Plan } from "@tend/core";
+import type { Plan } from "@tend/core/runtime";
 import { secretValues, unifiedDiff } from "./unified-diff.js";
 
 /** Each file or link a plan writes or deletes, as `{ key, path, diff }` for the JSON document (secrets masked). */
@@ -7,7 +7,7 @@ export function planDiffs(plan: Plan): { key: string; path: string; diff: string
   for (const entry of plan.entries) {
     if (entry.action === "none") continue;
     // The old content holds the values the state recorded: mask those too.
-    const secretsOf = (r: typeof entry.resource | undefined) => (r && r.type !== "file" ? secretValues(r.env) : []);
+    const secretsOf = (r: typeof entry.resource | undefined) => (r && (r.type === "service" || r.type === "timer") ? secretValues(r.env) : []);
     const secrets = { before: secretsOf(entry.previous ?? entry.resource), after: secretsOf(entry.resource) };
     for (const write of entry.writes) {
       if (write.why === "unrecorded" || write.artifact.store === "directory") continue;

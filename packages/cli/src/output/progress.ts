@@ -1,5 +1,9 @@
 /** What an apply reports as it goes. */
 export interface ProgressEvent {
+  /** What is running (default `apply`). */
+  label?: string;
+  /** What `done` and `total` count (default `resources`; a fleet run counts hosts). */
+  unit?: string;
   done: number;
   total: number;
   step: string;
@@ -44,7 +48,7 @@ export class ProgressLine {
   private draw(): void {
     if (!this.last) return;
     const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
-    const text = `apply: ${this.last.done}/${this.last.total} resources · ${this.last.step} · ${seconds} s`;
+    const text = `${this.last.label ?? "apply"}: ${this.last.done}/${this.last.total} ${this.last.unit ?? "resources"} · ${this.last.step} · ${seconds} s`;
     const width = this.stream.columns ?? 80;
     this.stream.write(`\r\u001b[2K${text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text}`);
     this.shown = true;

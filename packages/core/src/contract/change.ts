@@ -1,4 +1,4 @@
-import type { FileResource, ResourceType, Service, Timer } from "../model/resource-schema.js";
+import type { FileResource, Package, ResourceType, Service, Timer } from "../model/resource-schema.js";
 
 /** What apply asks of the init for one resource, in this order. */
 export type Operation = "enable" | "disable" | "start" | "stop" | "restart" | "reload";
@@ -8,6 +8,7 @@ interface ResourcesByType {
   service: Service;
   timer: Timer;
   file: FileResource;
+  package: Package;
 }
 
 /** The resource of one type (`ResourceOf<"service">` is a Service). */

@@ -16,6 +16,14 @@ export interface HostFacts {
   user: string;
   /** That user's home, from the password database (never `$HOME`, which sudo keeps). */
   home: string;
+  /** The inventory groups the host is in (a fleet run, `--hosts`); absent on a local run. */
+  groups?: readonly string[];
+  /**
+   * Facts about the host besides these: on a fleet run, what was detected on the target
+   * (`distro`, `distroVersion`, `kernel`) and the inventory's facts for the host and its groups
+   * over them; absent on a local run.
+   */
+  facts?: Readonly<Record<string, unknown>>;
 }
 
 /**

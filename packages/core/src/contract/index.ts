@@ -14,7 +14,7 @@ export type { BootPrediction, Observation, Probe } from "./observation.js";
 export { API_VERSION, defineProvider, type ProviderDefinition } from "./provider.js";
 export type { Command, CommandResult, Runner } from "./runner.js";
 
-export type { FileResource, PlistValue, Resource, ResourceType, Service, Timer } from "../model/resource-schema.js";
+export type { FileResource, Package, PlistValue, Resource, ResourceType, Service, Timer } from "../model/resource-schema.js";
 export { SIGNALS, type Signal } from "../model/signals.js";
 export { TendError, TendErrors, type ErrorLocation, type TendErrorOptions } from "../errors/tend-error.js";
 export { CORE_ERROR_CODES, type CoreErrorCode, type TendErrorCode } from "../errors/error-codes.js";
@@ -25,7 +25,7 @@ export { shellQuote } from "../model/shell-quote.js";
 export { parseSchedule, type Schedule, type ScheduleField } from "../schedule/parse-schedule.js";
 export { nextFirings } from "../schedule/next-firings.js";
 export { MANAGED_HEADER, carriesManagedHeader } from "../model/managed-header.js";
-export { NAME_PATTERN, ENV_NAME_PATTERN, isOneLine } from "../model/text-rules.js";
+export { NAME_PATTERN, ENV_NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN, isOneLine } from "../model/text-rules.js";
 export { parseReference, canonicalReference, resourceKey, RESOURCE_TYPES, type ResourceKey } from "../model/reference.js";
 export { afterServices, afterNetwork, afterTargets, isServiceAfter } from "../model/after-entries.js";
 export { checkExit } from "../runner/check-exit.js";

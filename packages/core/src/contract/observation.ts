@@ -21,6 +21,11 @@ export interface Observation {
    */
   warnings?: string[];
   /**
+   * The version installed (a package), recorded in the state after each apply: a later plan that
+   * sees another version restarts the services whose `restartOn` lists the resource.
+   */
+  version?: string;
+  /**
    * The pid of the service's main process, as the init reports it (running services only). Core
    * reads `/proc/PID/maps` through it to find a program or library replaced on disk since it
    * started (stale builds): that is drift, and apply restarts the service.

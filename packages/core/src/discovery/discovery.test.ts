@@ -101,6 +101,18 @@ describe("discovery", () => {
     expect(registry.packageFor("runit", "service")?.packageName).toBe("@tend/provider-runit");
   });
 
+  it("serves packages on every init through a provider for a type no init runs itself (apt on runit, systemd, OpenRC)", async () => {
+    const dir = await project();
+    await pkg(join(dir, "node_modules"), "@tend/provider-runit", RUNIT);
+    await pkg(join(dir, "node_modules"), "@tend/provider-systemd", { apiVersion: 1, types: ["service", "timer"], inits: ["systemd"], declares: { systemd: { native: ["service", "timer"] } } });
+    await pkg(join(dir, "node_modules"), "@tend/provider-apt", { apiVersion: 1, types: ["package"], inits: [], fallback: true });
+    const registry = new ProviderRegistry([projectPlace(dir)!]);
+    for (const init of ["runit", "systemd", "openrc"]) expect(registry.packageFor(init, "package")?.packageName).toBe("@tend/provider-apt");
+    expect(registry.packageFor("runit", "timer")).toBeUndefined();
+    expect(registry.packageFor("systemd", "service")?.packageName).toBe("@tend/provider-systemd");
+    expect((await registry.providerFor("runit", "package", "package:nginx")).serves.types).toEqual(["package"]);
+  });
+
   it("prefers a provider the spec lists, then the init's own", async () => {
     const dir = await project();
     await pkg(join(dir, "node_modules"), "@tend/provider-runit", RUNIT);

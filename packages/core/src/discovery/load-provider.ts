@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolve as resolveModule } from "import-meta-resolve";
 import semver from "semver";
+import { CORE_PACKAGE_DIR } from "../core-package.js";
 import { API_VERSION, type ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
@@ -10,7 +11,7 @@ import type { FoundProvider } from "./provider-manifest.js";
 import { foldersUpTo, untrustedPath } from "./trusted-package.js";
 
 /** The version of this @tend/core, which providers' peer ranges are checked against. */
-export const CORE_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const CORE_VERSION = (JSON.parse(readFileSync(join(CORE_PACKAGE_DIR, "package.json"), "utf8")) as { version: string }).version;
 
 /**
  * Imports a found provider after checking it may be and can be: it was built for this contract

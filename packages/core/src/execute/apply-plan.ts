@@ -3,7 +3,7 @@ import type { Operation, ResourceChange } from "../contract/change.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
-import { dependenciesOf } from "../model/validate-spec.js";
+import { dependenciesOf } from "../model/dependencies-of.js";
 import type { Plan, PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
@@ -112,6 +112,7 @@ export async function applyPlan(
       resource: record?.resource ?? entry.resource,
       provider: entry.provider,
       artifacts: intendedArtifacts(record?.artifacts ?? [], entry.writes),
+      ...(record?.version !== undefined ? { version: record.version } : {}),
       ...(entry.ops.length > 0 ? { pending: entry.ops } : {}),
       ...(entry.ops.length > 0 && entry.causes ? { pendingWhy: entry.causes } : {}),
     });
@@ -195,6 +196,7 @@ export async function applyPlan(
       if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
       else log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
     }
+    if (!session.offline) await recordVersions(ready.filter((e) => done.has(e.key)));
     store.noteProviders(state);
     await checkpoint(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
   }
@@ -269,6 +271,32 @@ export async function applyPlan(
       }
     }
     return succeeded;
+  }
+
+  /**
+   * Records the version each applied package now has (one `observe` per provider), so a later
+   * plan can tell an upgrade made outside tend and restart what lists it in `restartOn`.
+   */
+  async function recordVersions(entries: PlanEntry[]): Promise<void> {
+    const versioned = entries.filter((e) => e.resource.type === "package" && providerOf(e));
+    const byProvider = new Map<ProviderDefinition, PlanEntry[]>();
+    for (const entry of versioned) byProvider.set(providerOf(entry)!, [...(byProvider.get(providerOf(entry)!) ?? []), entry]);
+    for (const [provider, list] of byProvider) {
+      let now: Map<string, { version?: string }>;
+      try {
+        now = await provider.observe(list.map((e) => e.resource), ctxFor(provider));
+      } catch (error) {
+        for (const entry of list) fail(entry, error);
+        continue;
+      }
+      for (const entry of list) {
+        const record = state.resources[entry.key];
+        if (!record) continue;
+        const { version: _old, ...rest } = record;
+        const version = now.get(entry.key)?.version;
+        store.set(state, entry.key, { ...rest, ...(version !== undefined ? { version } : {}) });
+      }
+    }
   }
 
   /** A distro unit missing when planned may have come with a file written since: ask once more, per provider. */

@@ -1,4 +1,4 @@
-import { dependenciesOf } from "../model/validate-spec.js";
+import { dependenciesOf } from "../model/dependencies-of.js";
 import type { PlanEntry } from "../plan/plan-types.js";
 
 /**

@@ -50,12 +50,12 @@ export class FolderResolver {
     if (parent.kind !== "folder") return { real, kind: "missing", owners: parent.owners };
     let info;
     try {
-      info = lstatSync(real);
+      // No exception for a missing entry: a fresh image root has thousands of them.
+      info = lstatSync(real, { throwIfNoEntry: false });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return { real, kind: "missing", owners: parent.owners };
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") throw error;
     }
+    if (!info) return { real, kind: "missing", owners: parent.owners };
     if (info.isSymbolicLink()) return this.walk(hostDir);
     const owners = info.uid !== 0 && !parent.owners.has(info.uid) ? new Map([...parent.owners, [info.uid, real]]) : parent.owners;
     return { real, kind: info.isDirectory() ? "folder" : "other", owners };

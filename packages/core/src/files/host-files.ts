@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
+import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { HostFileWriter } from "../contract/context.js";
 import type { Scope } from "../contract/host.js";
+import { builtFile } from "../core-package.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import { lookupGroup, lookupUser } from "../host/passwd.js";
@@ -13,6 +12,7 @@ import type { Ownership } from "./atomic-write.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { hostPathParts } from "./host-path.js";
+import type { HostFileAccess } from "../host/host-access.js";
 
 /** What is at a host path, without following a link there. */
 export type PathContent =
@@ -37,7 +37,7 @@ function orNull<T>(read: () => T): T | null {
  * the way the init would see it there, and, as root, every write into a folder a non-root user
  * owns done by a child running as that user.
  */
-export class LocalHostFiles implements HostFileWriter {
+export class LocalHostFiles implements HostFileAccess {
   /** The real folder standing for `/`: the image root, or `/` itself. */
   readonly root: string;
   /** Folders seen since the last write: reads of a big spec resolve each folder once. */
@@ -72,7 +72,7 @@ export class LocalHostFiles implements HostFileWriter {
   }
 
   exists(path: string): Promise<boolean> {
-    return this.read("look at", path, (real) => orNull(() => lstatSync(real)) !== null);
+    return this.read("look at", path, (real) => orNull(() => lstatSync(real, { throwIfNoEntry: false })) != null);
   }
 
   isDirectory(path: string): Promise<boolean> {
@@ -103,8 +103,8 @@ export class LocalHostFiles implements HostFileWriter {
   inspect(path: string): PathContent {
     try {
       const real = this.real(path);
-      const info = orNull(() => lstatSync(real));
-      if (info === null) return { kind: "absent" };
+      const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
+      if (!info) return { kind: "absent" };
       if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
       if (info.isDirectory()) return { kind: "directory" };
       if (!info.isFile()) return { kind: "other" };
@@ -112,6 +112,15 @@ export class LocalHostFiles implements HostFileWriter {
       return content === null ? { kind: "absent" } : { kind: "file", content };
     } catch (error) {
       throw fsError(error, "read", path);
+    }
+  }
+
+  /** `inspect` for many paths at once. */
+  inspectAll(paths: readonly string[]): Promise<PathContent[]> {
+    try {
+      return Promise.resolve(paths.map((path) => this.inspect(path)));
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 
@@ -261,18 +270,17 @@ function readRegular(real: string): string | null {
   }
   if (fd === null) return null;
   try {
-    const info = lstatSync(real);
-    if (!info.isFile()) return null;
+    // The open did not follow a link; what it opened is what counts.
+    if (!fstatSync(fd).isFile()) return null;
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
   }
 }
 
-/** The child's entry: next to this module when built, else in the package's dist (tests run sources). */
+/** The child's entry, in the package's dist (tests that run the sources use the built one too). */
 function writerScript(): string {
-  const beside = fileURLToPath(new URL("./user-writer-main.js", import.meta.url));
-  return existsSync(beside) ? beside : fileURLToPath(new URL("../../dist/files/user-writer-main.js", import.meta.url));
+  return builtFile("files/user-writer-main.js");
 }
 
 /** A host folder path in the one spelling the resolver caches (no trailing slash, no empty parts). */

@@ -1,6 +1,6 @@
 import { markSite } from "../spec/spec-site.js";
 import type { HostFacts } from "../contract/host.js";
-import type { FileResource, Resource, Service, Timer } from "./resource-schema.js";
+import type { FileResource, Package, Resource, Service, Timer } from "./resource-schema.js";
 
 type Fields<T> = Omit<T, "type" | "name">;
 
@@ -17,6 +17,14 @@ export function timer(name: string, fields: Fields<Timer>): Timer {
 /** A file tend writes: `file("nginx-config", { path: "/etc/nginx/nginx.conf", content })`. */
 export function file(name: string, fields: Fields<FileResource>): FileResource {
   return markSite({ type: "file", name, ...fields });
+}
+
+/**
+ * A package the host's package manager installs: `pkg("nginx")`, `pkg("nginx", { version: "1.22.1-9" })`,
+ * `pkg("tmux", { state: "latest" })`. Named `pkg` because `package` is a reserved word in modules.
+ */
+export function pkg(name: string, fields: Fields<Package> = {}): Package {
+  return markSite({ type: "package", name, ...fields });
 }
 
 /** Resources, possibly nested in lists and with `false`/`undefined` holes from conditionals. */

@@ -1,6 +1,6 @@
 import type { ResourceType } from "./resource-schema.js";
 
-export const RESOURCE_TYPES = ["service", "timer", "file"] as const;
+export const RESOURCE_TYPES = ["service", "timer", "file", "package"] as const;
 
 /** A reference in its canonical display form, `service:web`. */
 export type ResourceKey = `${ResourceType}:${string}`;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
-import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN } from "./text-rules.js";
+import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 import { execProblem } from "./exec-line.js";
 import { SIGNALS } from "./signals.js";
@@ -101,11 +101,33 @@ export const FileSchema = z
   })
   .strict();
 
-export const ResourceSchema = z.discriminatedUnion("type", [ServiceSchema, TimerSchema, FileSchema]);
+/** A package name: letters, digits and `+ . _ -`, starting with a letter or digit (`libstdc++6`, `nginx`). */
+const packageName = z
+  .string()
+  .max(255, { message: "must be at most 255 characters" })
+  .regex(PACKAGE_NAME_PATTERN, { message: "may only hold letters, digits and `+ . _ -`, and must start with a letter or digit" });
+
+export const PackageSchema = z
+  .object({
+    type: z.literal("package"),
+    name: packageName,
+    state: z.enum(["present", "absent", "latest"]).optional().describe("present (the default): installed, any version; latest: the newest the host's package lists offer; absent: not installed"),
+    version: z
+      .string()
+      .max(255, { message: "must be at most 255 characters" })
+      .regex(PACKAGE_VERSION_PATTERN, { message: "must be one exact version such as `1.22.1-9`: letters, digits and `. + ~ : _ -`, starting with a letter or digit" })
+      .optional()
+      .describe("The exact version to install (with state present)"),
+    requires: references.optional(),
+  })
+  .strict();
+
+export const ResourceSchema = z.discriminatedUnion("type", [ServiceSchema, TimerSchema, FileSchema, PackageSchema]);
 
 export type Service = z.infer<typeof ServiceSchema>;
 export type Timer = z.infer<typeof TimerSchema>;
 export type FileResource = z.infer<typeof FileSchema>;
+export type Package = z.infer<typeof PackageSchema>;
 export type Resource = z.infer<typeof ResourceSchema>;
 export type ResourceType = Resource["type"];
 export type { Signal } from "./signals.js";

@@ -1,6 +1,16 @@
 /** Letters, digits and `_ . - @`, not starting with `.` or `-` (the seed's name rule). */
 export const NAME_PATTERN = /^[A-Za-z0-9_@][A-Za-z0-9_.@-]*$/;
 
+/**
+ * A package's name as package managers spell them (`libstdc++6`, `python3.11`, `nginx`): letters,
+ * digits and `+ . _ -`, starting with a letter or digit. A provider may be stricter (Debian's are
+ * lowercase).
+ */
+export const PACKAGE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9+._-]*$/;
+
+/** One exact package version (`1.22.1-9`, `1:2.3~rc1-1`): no spaces, globs or operators. */
+export const PACKAGE_VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9.+~:_-]*$/;
+
 /** A valid shell variable name, which every init's env mechanism can carry. */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

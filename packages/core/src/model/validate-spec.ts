@@ -3,10 +3,14 @@ import { errors } from "../errors/catalogue.js";
 import { TendError, TendErrors, type ErrorLocation } from "../errors/tend-error.js";
 import { canonicalReference, parseReference } from "./reference.js";
 import { NAME_PATTERN } from "./text-rules.js";
-import { FileSchema, ResourceSchema, ServiceSchema, TimerSchema, type Resource, type Service } from "./resource-schema.js";
+import { FileSchema, PackageSchema, ResourceSchema, ServiceSchema, TimerSchema, type Resource, type Service } from "./resource-schema.js";
 import { closest } from "./closest-word.js";
 import { findCycle } from "./find-cycle.js";
 import { isServiceAfter } from "./after-entries.js";
+import { dependenciesOf, refsOf } from "./dependencies-of.js";
+
+/** Kept here too for the modules and tests that import it from validation. */
+export { dependenciesOf };
 import { parseSchedule } from "../schedule/parse-schedule.js";
 
 /** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
@@ -59,7 +63,7 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
     if (!NAME_PATTERN.test(record.name)) return errors.badName(record.type, record.name, location);
   }
   if (issue.path.length === 0 && issue.code === "invalid_union") {
-    return errors.invalidField(ref, "type", "must be service, timer or file", { ...location, field: "type" });
+    return errors.invalidField(ref, "type", "must be service, timer, file or package", { ...location, field: "type" });
   }
   if (issue.code === "unrecognized_keys") {
     const keys = (issue as { keys: string[] }).keys;
@@ -77,22 +81,6 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   return errors.invalidField(ref, field || "type", message, location);
 }
 
-function refsOf(resource: Resource, field: "requires" | "restartOn" | "reloadOn"): string[] {
-  return ((resource as Record<string, unknown>)[field] as string[] | undefined) ?? [];
-}
-
-/** Edges for ordering and cycle detection: requires, restartOn, reloadOn and `after` services. */
-export function dependenciesOf(resource: Resource): string[] {
-  const deps = [...refsOf(resource, "requires"), ...refsOf(resource, "restartOn"), ...refsOf(resource, "reloadOn")].map(
-    (ref) => canonicalReference(ref)!,
-  );
-  if (resource.type === "service") {
-    for (const entry of resource.after ?? []) if (isServiceAfter(entry)) deps.push(`service:${entry}`);
-  }
-  return [...new Set(deps)];
-}
-
-
 function crossCheck(resources: (Resource | undefined)[], locate: Locate, options: ValidateOptions, declared: Set<string>, lookForCycles: boolean): TendError[] {
   const found: TendError[] = [];
   const keys = new Map<string, number>();
@@ -104,7 +92,9 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
     const at = (path: (string | number)[]) => ({ ...locate(index, path), resource: key });
     if (keys.has(key)) found.push(errors.duplicate(key, "is declared twice", { ...at(["name"]), field: "name" }));
     keys.set(key, index);
-    const fold = `${resource.type === "file" ? "file" : "unit"}:${resource.name.normalize("NFC").toLowerCase()}`;
+    // Services and timers share the init's unit names; files and packages have names of their own.
+    const namespace = resource.type === "service" || resource.type === "timer" ? "unit" : resource.type;
+    const fold = `${namespace}:${resource.name.normalize("NFC").toLowerCase()}`;
     const other = folded.get(fold);
     if (other && other !== key) {
       const what = other.split(":")[0] !== resource.type ? `has the same name as ${other}; both would write tend-${resource.name}.service` : `differs from ${other} only in case`;
@@ -131,6 +121,10 @@ function crossCheck(resources: (Resource | undefined)[], locate: Locate, options
         if (!keys.has(canonical) && !declared.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
         if (canonical === key) found.push(errors.invalidField(key, field, "lists the resource itself", at([field, i], field)));
       });
+    }
+    if (resource.type === "package" && resource.version !== undefined && resource.state !== undefined && resource.state !== "present") {
+      const why = resource.state === "latest" ? "pins one version, and state latest follows the newest the package lists offer; keep one of the two" : "is set, and state absent installs no version; drop it";
+      found.push(errors.invalidField(key, "version", why, at(["version"], "version")));
     }
     if (resource.type === "timer") {
       try {
@@ -188,7 +182,7 @@ function distroUnitErrors(service: Service, key: string, at: (path: (string | nu
 function unitNameClashes(resources: (Resource | undefined)[], locate: Locate): TendError[] {
   const rendered = new Map<string, string>();
   for (const resource of resources) {
-    if (!resource || resource.type === "file" || (resource.type === "service" && resource.exec === undefined)) continue;
+    if (!resource || resource.type === "file" || resource.type === "package" || (resource.type === "service" && resource.exec === undefined)) continue;
     const base = `tend-${resource.name}`.toLowerCase();
     const key = `${resource.type}:${resource.name}`;
     for (const unit of resource.type === "timer" ? [base, `${base}.timer`, `${base}.service`] : [base, `${base}.service`]) rendered.set(unit, key);
@@ -206,6 +200,7 @@ function unitNameClashes(resources: (Resource | undefined)[], locate: Locate): T
 
 /** The fields a resource type takes (for "did you mean"). */
 function fieldsOf(type: unknown): string[] {
-  const schema = type === "service" ? ServiceSchema : type === "timer" ? TimerSchema : type === "file" ? FileSchema : undefined;
+  const schemas: Record<string, { shape: object }> = { service: ServiceSchema, timer: TimerSchema, file: FileSchema, package: PackageSchema };
+  const schema = typeof type === "string" ? schemas[type] : undefined;
   return schema ? Object.keys(schema.shape) : [];
 }

@@ -1,6 +1,6 @@
 import type { Artifact } from "../contract/artifact.js";
 import type { Observation } from "../contract/observation.js";
-import type { LocalHostFiles } from "../files/host-files.js";
+import type { HostFileAccess } from "../host/host-access.js";
 import type { Resource } from "../model/resource-schema.js";
 import type { StateFile } from "../state/state-file.js";
 import { processStartedAt } from "./process-start.js";
@@ -23,27 +23,32 @@ export async function findOlderDefinitions(
   observations: Map<string, Observation>,
   rendered: Map<string, Artifact[]>,
   state: StateFile,
-  files: LocalHostFiles,
+  files: HostFileAccess,
 ): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
-  let procStat: string | null | undefined;
-  for (const resource of resources) {
-    if (resource.type !== "service") continue;
+  const candidates = resources.flatMap((resource) => {
+    if (resource.type !== "service") return [];
     const key = `service:${resource.name}`;
     const observation = observations.get(key);
     const pid = observation?.mainPid;
     const definition = (rendered.get(key) ?? []).filter((a) => (a.store ?? "file") === "file");
-    if (!state.resources[key] || observation?.state !== "running" || pid === undefined || definition.length === 0) continue;
-    procStat ??= await files.readFile("/proc/stat").catch(() => null);
-    const pidStat = procStat === null ? null : await files.readFile(`/proc/${pid}/stat`).catch(() => null);
-    const started = pidStat === null || procStat === null ? undefined : processStartedAt(pidStat, procStat);
-    if (started === undefined) continue;
-    const newer: string[] = [];
-    for (const artifact of definition) {
-      const modified = await files.modifiedAt(artifact.path).catch(() => null);
-      if (modified !== null && modified > started + START_TIME_SLACK_MS) newer.push(`running an older definition than ${artifact.path}`);
-    }
-    if (newer.length > 0) found.set(key, newer);
-  }
+    if (!state.resources[key] || observation?.state !== "running" || pid === undefined || definition.length === 0) return [];
+    return [{ key, pid, definition }];
+  });
+  if (candidates.length === 0) return found;
+  const procStat = await files.readFile("/proc/stat").catch(() => null);
+  if (procStat === null) return found;
+  // Every service's reads at once: on a remote host they share round trips.
+  const results = await Promise.all(
+    candidates.map(async ({ key, pid, definition }) => {
+      const pidStat = await files.readFile(`/proc/${pid}/stat`).catch(() => null);
+      const started = pidStat === null ? undefined : processStartedAt(pidStat, procStat);
+      if (started === undefined) return undefined;
+      const modified = await Promise.all(definition.map((artifact) => files.modifiedAt(artifact.path).catch(() => null)));
+      const newer = definition.filter((_, i) => modified[i] !== null && modified[i]! > started + START_TIME_SLACK_MS);
+      return newer.length > 0 ? ([key, newer.map((a) => `running an older definition than ${a.path}`)] as const) : undefined;
+    }),
+  );
+  for (const result of results) if (result) found.set(result[0], result[1]);
   return found;
 }

@@ -12,19 +12,21 @@ import { replacedCode } from "./replaced-code.js";
  */
 export async function findReplacedCode(resources: Resource[], observations: Map<string, Observation>, files: HostFiles): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
-  for (const resource of resources) {
-    if (resource.type !== "service" || resource.restartOnUpgrade === false) continue;
-    const key = `service:${resource.name}`;
-    const observation = observations.get(key);
-    const pid = observation?.mainPid;
-    if (observation?.state !== "running" || pid === undefined || !Number.isInteger(pid) || pid <= 1) continue;
-    const maps = await files.readFile(`/proc/${pid}/maps`).catch(() => null);
-    if (maps === null) continue;
-    const paths = replacedCode(maps);
-    if (paths.length === 0) continue;
-    const described: string[] = [];
-    for (const path of paths) described.push(`running a ${(await files.exists(path).catch(() => false)) ? "replaced" : "deleted"} ${path}`);
-    found.set(key, described);
-  }
+  // Every service's reads at once: on a remote host they share round trips.
+  await Promise.all(
+    resources.map(async (resource) => {
+      if (resource.type !== "service" || resource.restartOnUpgrade === false) return;
+      const key = `service:${resource.name}`;
+      const observation = observations.get(key);
+      const pid = observation?.mainPid;
+      if (observation?.state !== "running" || pid === undefined || !Number.isInteger(pid) || pid <= 1) return;
+      const maps = await files.readFile(`/proc/${pid}/maps`).catch(() => null);
+      if (maps === null) return;
+      const paths = replacedCode(maps);
+      if (paths.length === 0) return;
+      const present = await Promise.all(paths.map((path) => files.exists(path).catch(() => false)));
+      found.set(key, paths.map((path, i) => `running a ${present[i] ? "replaced" : "deleted"} ${path}`));
+    }),
+  );
   return found;
 }

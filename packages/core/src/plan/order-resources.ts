@@ -1,5 +1,5 @@
 import type { Resource } from "../model/resource-schema.js";
-import { dependenciesOf } from "../model/validate-spec.js";
+import { dependenciesOf } from "../model/dependencies-of.js";
 
 /**
  * Dependency order (what a resource requires, restarts on, reloads on or starts after comes

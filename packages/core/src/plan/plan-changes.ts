@@ -100,6 +100,8 @@ function summaryOf(resource: Resource): string {
       return `${resource.schedule}  ${resource.exec}`;
     case "file":
       return resource.path;
+    case "package":
+      return resource.version ?? resource.state ?? "present";
   }
 }
 
@@ -155,6 +157,8 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   }
   if (resource.type === "timer") planTimer(observation, filesChanged, ops);
   if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, causes, problems);
+  const moved = versionMove(key, record?.version, observation?.version);
+  if (moved) reasons.push(moved);
   if (record) resumeLedger(record, resource, observation, ops, reasons, causes);
   for (const op of provider?.refused ?? []) ops.delete(op);
   if (input.offline) for (const op of RUNTIME_OPS) ops.delete(op);
@@ -166,7 +170,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const kept = Object.fromEntries(Object.entries(causes).filter(([op]) => ops.has(op as Operation)));
   if (Object.keys(kept).length > 0) entry.causes = kept;
   if (!record) entry.action = "add";
-  else if (entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
+  else if (moved || entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
     entry.action = "change";
   }
   return entry;
@@ -336,10 +340,22 @@ function planTriggers(
     for (const ref of service[field] ?? []) {
       const trigger = planned.get(canonicalReference(ref)!);
       if (!trigger || trigger.action === "none") continue;
-      reasons.push(`${trigger.key} changed, ${field} matched`);
+      const moved = trigger.resource.type === "package" ? trigger.reasons.find((r) => r.startsWith(`${trigger.key} `)) : undefined;
+      reasons.push(moved ?? `${trigger.key} changed, ${field} matched`);
       if (op === "reload" && observation?.state !== "running") continue;
       ops.add(op);
-      causes[op] = causes[op] ? `${causes[op]} and ${trigger.key} changed` : `${trigger.key} changed`;
+      const cause = moved ?? `${trigger.key} changed`;
+      causes[op] = causes[op] ? `${causes[op]} and ${cause}` : cause;
     }
   }
+}
+
+/**
+ * `package:nginx upgraded 1.2 → 1.3` when the version the host has installed is not the one the
+ * state recorded at the last apply (an upgrade done outside tend), else undefined.
+ */
+function versionMove(key: string, recorded: string | undefined, observed: string | undefined): string | undefined {
+  if (recorded === undefined || observed === undefined || recorded === observed) return undefined;
+  const newer = observed.localeCompare(recorded, "en", { numeric: true }) > 0;
+  return `${key} ${newer ? "upgraded" : "downgraded"} ${recorded} → ${observed}`;
 }

@@ -1,14 +1,14 @@
 import type { ApplyContext } from "../contract/context.js";
 import type { HostFacts, Scope } from "../contract/host.js";
 import type { Runner } from "../contract/runner.js";
-import type { LocalHostFiles } from "../files/host-files.js";
+import type { HostFileAccess } from "../host/host-access.js";
 import type { StateFile } from "../state/state-file.js";
 
 export interface ContextParts {
   facts: HostFacts;
   scope: Scope;
   runner: Runner;
-  files: LocalHostFiles;
+  files: HostFileAccess;
   root: string | undefined;
   /** Under `--root`: write and enable offline, start nothing. */
   offline: boolean;

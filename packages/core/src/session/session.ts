@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { ContentCache } from "../cache/content-cache.js";
 import type { Artifact } from "../contract/artifact.js";
 import type { Operation } from "../contract/change.js";
 import type { RenderContext } from "../contract/context.js";
@@ -9,9 +9,10 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import type { Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
 import { TendError, TendErrors } from "../errors/tend-error.js";
-import { LocalHostFiles } from "../files/host-files.js";
+import type { PathContent } from "../files/host-files.js";
+import { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "../host/host-access.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
-import { readdirSync } from "node:fs";
+import { CORE_PACKAGE_DIR } from "../core-package.js";
 import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
@@ -20,12 +21,10 @@ import { planChanges } from "../plan/plan-changes.js";
 import { findReplacedCode } from "../observe/find-replaced-code.js";
 import { findOlderDefinitions } from "../observe/find-older-definitions.js";
 import type { Plan } from "../plan/plan-types.js";
-import { ExecaRunner } from "../runner/execa-runner.js";
 import { findSpec } from "../spec/find-spec.js";
 import { openSpec, type Spec } from "../spec/load-spec.js";
 import type { StateFile } from "../state/state-file.js";
 import { stateDir, StateStore } from "../state/state-store.js";
-import { ScopeLock } from "../state/scope-lock.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
@@ -42,12 +41,15 @@ export interface SessionOptions extends HostOptions {
   /** How to install a missing provider the way tend itself was installed; default `npm install --global`. */
   installCommand?: (pkg: string) => string;
   log?: (line: string) => void;
+  /** Where work is kept between runs (a validated YAML spec); none by default. */
+  cache?: ContentCache;
 }
 
-/** This @tend/core's package folder: in tend's install, where discovery looks first. */
-const CORE_PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Everything one command works with: the host, the spec, the providers, files and state. */
+/**
+ * Everything one command works with: the host (reached through a HostAccess: this machine, or
+ * one over a connection), the spec, the providers, files and state.
+ */
 export class Session {
   readonly parts: ContextParts;
   readonly stateStore: StateStore;
@@ -57,16 +59,16 @@ export class Session {
     readonly spec: Spec,
     readonly registry: ProviderRegistry,
     readonly root: string | undefined,
-    runner: Runner,
+    private readonly access: HostAccess,
     log: (line: string) => void,
     offline = root !== undefined,
   ) {
-    const files = new LocalHostFiles(root, host.scope);
+    const files = access.files;
     // A command may change the tree (an init making folders, s6-rc compiling): reads look afresh after one.
     const watched: Runner = {
       run: async (command) => {
         try {
-          return await runner.run(command);
+          return await access.runner.run(command);
         } finally {
           files.forgetFolders();
         }
@@ -83,12 +85,13 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     checkRoot(options.root);
     const file = findSpec(options.spec, options.cwd);
-    const opened = await openSpec(file);
+    const opened = await openSpec(file, options.cache ? { cache: options.cache } : {});
     const registry = Session.discover(opened, options.toolDir);
     if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
     const spec = await opened.build(host.facts);
-    return new Session(host, spec, registry, options.root, options.runner ?? new ExecaRunner(), options.log ?? (() => undefined));
+    const access = new LocalHostAccess(options.root, host.scope, options.runner);
+    return new Session(host, spec, registry, options.root, access, options.log ?? (() => undefined));
   }
 
   /**
@@ -102,9 +105,16 @@ export class Session {
     return registry;
   }
 
-  /** A session from parts already at hand (programmatic use and tests); no discovery from disk beyond `registry`. */
-  static fromParts(parts: { host: Host; spec: Spec; registry: ProviderRegistry; root?: string; offline?: boolean; runner: Runner; log?: (line: string) => void }): Session {
-    return new Session(parts.host, parts.spec, parts.registry, parts.root, parts.runner, parts.log ?? (() => undefined), parts.offline);
+  /**
+   * A session from parts already at hand (programmatic use, tests, a host of a fleet); no
+   * discovery from disk beyond `registry`. The host is reached through `access`, or this
+   * machine's files (under `root`) and `runner`.
+   */
+  static fromParts(
+    parts: { host: Host; spec: Spec; registry: ProviderRegistry; root?: string; offline?: boolean; log?: (line: string) => void } & ({ runner: Runner; access?: undefined } | { access: HostAccess; runner?: undefined }),
+  ): Session {
+    const access = parts.access ?? new LocalHostAccess(parts.root, parts.host.scope, parts.runner);
+    return new Session(parts.host, parts.spec, parts.registry, parts.root, access, parts.log ?? (() => undefined), parts.offline);
   }
 
   /** Under `--root`: nothing is started and nothing verified. */
@@ -112,7 +122,7 @@ export class Session {
     return this.parts.offline;
   }
 
-  get files(): LocalHostFiles {
+  get files(): HostFileAccess {
     return this.parts.files;
   }
 
@@ -206,16 +216,17 @@ export class Session {
       if (!paths) byStore.set(store, (paths = new Set()));
       paths.add(artifact.path);
     }
+    // The core's stores in one batch: one round trip on a remote host.
+    const core = [...byStore].filter(([store]) => isCoreStore(store)).flatMap(([store, paths]) => [...paths].map((path) => ({ store, path })));
+    const found = core.length > 0 ? await this.parts.files.inspectAll(core.map((a) => a.path)) : [];
+    core.forEach(({ store, path }, index) => {
+      const id = artifactId({ store, path });
+      const reading = readCoreArtifact(store, found[index]!);
+      current.set(id, reading.content);
+      if (reading.obstacle) obstacles.set(id, reading.obstacle);
+    });
     for (const [store, paths] of byStore) {
-      if (isCoreStore(store)) {
-        for (const path of paths) {
-          const id = artifactId({ store, path });
-          const found = readCoreArtifact(this.parts.files, store, path);
-          current.set(id, found.content);
-          if (found.obstacle) obstacles.set(id, found.obstacle);
-        }
-        continue;
-      }
+      if (isCoreStore(store)) continue;
       const owner = providerStore(providers, store);
       const values = await owner.store.read([...paths], providerContext(this.parts, state, owner.provider.name));
       for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
@@ -365,17 +376,19 @@ export class Session {
     const known = new Set<string>();
     for (const record of Object.values(state.resources)) for (const a of record.artifacts) known.add(a.path);
     for (const list of rendered.values()) for (const a of list) known.add(a.path);
-    const found: string[] = [];
+    const candidates: string[] = [];
     for (const provider of await this.hostProviders()) {
       for (const { dir, prefix } of provider.managedFolders?.(this.renderContext()) ?? []) {
         for (const name of (await this.files.readDir(dir)) ?? []) {
           const path = `${dir}/${name}`;
-          if (!name.startsWith(prefix) || known.has(path) || !carriesHeader(this.files, path)) continue;
-          found.push(`orphan: ${path} carries tend's header, but no state records it and the spec does not declare it; delete it, or declare it again and apply --adopt to take it back`);
+          if (name.startsWith(prefix) && !known.has(path)) candidates.push(path);
         }
       }
     }
-    return found;
+    const headed = await carryingHeader(this.files, candidates);
+    return candidates
+      .filter((path) => headed.has(path))
+      .map((path) => `orphan: ${path} carries tend's header, but no state records it and the spec does not declare it; delete it, or declare it again and apply --adopt to take it back`);
   }
 
   /** The providers that serve this host's init, loaded when installed (orphan search needs them even for an empty spec). */
@@ -394,16 +407,9 @@ export class Session {
     return found;
   }
 
-  /**
-   * The scope's lock, in its state folder: one file whoever runs the apply, so the user and root
-   * acting for them exclude each other. As root for another user it is taken by a child running
-   * as that user (root never opens a path the user controls).
-   */
-  lock(): ScopeLock {
-    const scope = this.host.scope;
-    const path = this.parts.files.real(join(this.stateStore.dir, "lock"));
-    if (scope.kind === "user" && process.getuid?.() === 0 && scope.uid !== 0) return new ScopeLock(path, { asUser: { uid: scope.uid, gid: scope.gid } });
-    return new ScopeLock(path);
+  /** The scope's lock, in its state folder (taken where the host is: see HostAccess.lock). */
+  lock(): HostLock {
+    return this.access.lock(join(this.stateStore.dir, "lock"), this.host.scope);
   }
 }
 
@@ -420,8 +426,7 @@ function groupByProvider(resources: Resource[], assigned: Map<string, ProviderDe
 }
 
 /** What a core store's artifact holds on the host, or what tend must refuse to touch there. */
-function readCoreArtifact(files: LocalHostFiles, store: string, path: string): { content: string | null; obstacle?: string } {
-  const found = files.inspect(path);
+function readCoreArtifact(store: string, found: PathContent): { content: string | null; obstacle?: string } {
   if (found.kind === "absent") return { content: null };
   if (store === "symlink") {
     if (found.kind === "symlink") return { content: found.target };
@@ -437,24 +442,22 @@ function readCoreArtifact(files: LocalHostFiles, store: string, path: string): {
   return { content: null, obstacle: found.kind === "directory" ? "a folder" : "a device or socket" };
 }
 
-/** Whether a file, or any file right inside a folder, carries tend's managed header. */
-function carriesHeader(files: LocalHostFiles, path: string): boolean {
-  const found = files.inspect(path);
-  if (found.kind === "file") return carriesManagedHeader(found.content);
-  if (found.kind !== "directory") return false;
-  for (const name of readdirSyncSafe(files.real(path))) {
-    const inner = files.inspect(`${path}/${name}`);
-    if (inner.kind === "file" && carriesManagedHeader(inner.content)) return true;
-  }
-  return false;
-}
-
-function readdirSyncSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
+/** The paths that are, or are folders right inside which a file is, carrying tend's managed header. */
+async function carryingHeader(files: HostFileAccess, paths: string[]): Promise<Set<string>> {
+  const headed = new Set<string>();
+  if (paths.length === 0) return headed;
+  const folders: string[] = [];
+  (await files.inspectAll(paths)).forEach((found, index) => {
+    if (found.kind === "file" && carriesManagedHeader(found.content)) headed.add(paths[index]!);
+    if (found.kind === "directory") folders.push(paths[index]!);
+  });
+  const inner: { folder: string; path: string }[] = [];
+  for (const folder of folders) for (const name of (await files.readDir(folder)) ?? []) inner.push({ folder, path: `${folder}/${name}` });
+  if (inner.length === 0) return headed;
+  (await files.inspectAll(inner.map((i) => i.path))).forEach((found, index) => {
+    if (found.kind === "file" && carriesManagedHeader(found.content)) headed.add(inner[index]!.folder);
+  });
+  return headed;
 }
 
 /** Any error a provider throws becomes a TendError stamped with the provider and resource. */

@@ -13,8 +13,10 @@ describe("the committed JSON Schema", () => {
       ["service", "Service"],
       ["timer", "Timer"],
       ["file", "File"],
+      ["package", "Package"],
     ]);
     expect(branches.every((b) => b.required.includes("tend"))).toBe(true);
     expect(Object.keys(branches[0]!.properties)).toEqual(expect.arrayContaining(["restartOn", "reloadOn", "desired", "systemd", "launchd", "verify"]));
+    expect(branches[3]!.properties).toMatchObject({ state: { enum: ["present", "absent", "latest"] }, version: { type: "string" } });
   });
 });

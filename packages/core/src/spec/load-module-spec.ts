@@ -1,4 +1,6 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CORE_CODE_DIR, FROM_SOURCES } from "../core-package.js";
 import type { HostFacts } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
@@ -13,14 +15,21 @@ import { lineIn, siteOf } from "./spec-site.js";
  * built per host. `@tend/core` (and `@tend/core/contract`) inside the spec resolve to this very
  * copy, so a spec anywhere on disk works with an installed `tend`.
  */
-export async function openModuleSpec(file: string): Promise<OpenedRawSpec> {
+export async function openModuleSpec(file: string, transpiledDir?: string): Promise<OpenedRawSpec> {
   const { createJiti } = await import("jiti");
-  const coreEntry = fileURLToPath(new URL("../index.js", import.meta.url));
-  const contractEntry = fileURLToPath(new URL("../contract/index.js", import.meta.url));
+  const coreEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "index.ts" : "index.js");
+  const contractEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "contract/index.ts" : "contract/index.js");
+  // The spec gets this very copy of core, imported natively: not transpiled and evaluated again
+  // by jiti (the schemas alone are most of a second), and one TendError class for the spec too.
+  const [core, contract] = await Promise.all([import(pathToFileURL(coreEntry).href), import(pathToFileURL(contractEntry).href)]);
   const jiti = createJiti(import.meta.url, {
+    virtualModules: { "@tend/core": core, "@tend/core/contract": contract },
     alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
     moduleCache: false,
-    fsCache: false,
+    // Transpiled modules are kept in tend's own cache when there is one (never beside the spec):
+    // jiti names an entry by the file and checks the hash of its source at the end of the entry,
+    // so a changed spec, or an entry another run is still writing, is a miss.
+    fsCache: transpiledDir ?? false,
     tryNative: false,
   });
   let exported: unknown;

@@ -159,4 +159,15 @@ export default defineConfig(() => [
     const file = await specFile("tend.config.mjs", `import { MANAGED_HEADER } from "@tend/core/contract";\nexport default [{ type: "file", name: "h", path: "/etc/h", content: MANAGED_HEADER }];\n`);
     expect((await loadSpec(file, HOST)).resources).toHaveLength(1);
   });
+
+  it("gives a spec the very copy of core that loads it, not a second one (one TendError class)", async () => {
+    const file = await specFile(
+      "tend.config.ts",
+      `import { TendError } from "@tend/core";\nimport { errors } from "@tend/core/contract";\n(globalThis as any).__tendSpecClasses = { TendError, made: errors.spec("x") };\nexport default [];\n`,
+    );
+    await loadSpec(file, HOST);
+    const seen = (globalThis as { __tendSpecClasses?: { TendError: unknown; made: unknown } }).__tendSpecClasses!;
+    expect(seen.TendError).toBe(TendError);
+    expect(seen.made instanceof TendError).toBe(true);
+  });
 });

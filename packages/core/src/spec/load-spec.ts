@@ -1,9 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { cacheKey, type ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
+import { CORE_BUILD } from "../core-package.js";
 import { isNormalHostPath } from "../files/host-path.js";
 import type { Resource } from "../model/resource-schema.js";
-import { validateSpec } from "../model/validate-spec.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
-import { loadYamlSpec } from "./load-yaml-spec.js";
+import type { RawSpec } from "./load-yaml-spec.js";
 
 export interface Spec {
   file: string;
@@ -19,17 +21,40 @@ export interface OpenedSpec {
   build(host: HostFacts): Promise<Spec>;
 }
 
+export interface OpenSpecOptions {
+  /**
+   * Where a YAML spec's validated resources are kept between runs (the CLI passes the user's
+   * cache): the same text, validated by the same tend for the same tend folders, is neither
+   * parsed nor validated again; a config module's transpiled code is kept there too.
+   */
+  cache?: ContentCache;
+}
+
+/** A YAML spec as the cache keeps it: validated resources, and the tend folders they were checked against. */
+interface ValidatedYaml {
+  reserved: string[];
+  resources: Resource[];
+}
+
 /** Opens a spec file (YAML, or a config module, imported once). */
-export async function openSpec(file: string): Promise<OpenedSpec> {
-  const raw: OpenedRawSpec = /\.ya?ml$/.test(file)
-    ? await loadYamlSpec(file).then((parsed) => ({ providers: [], resources: async () => parsed }))
-    : await openModuleSpec(file);
+export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
+  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache?.folder("transpiled")));
+  const text = await readFile(file, "utf8");
+  const { cache } = options;
+  const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
+  const cached = cache?.read<ValidatedYaml>("specs", key);
+  // Parsed here, not at build, so a broken file is reported before anything about the host.
+  const parsed = cached ? undefined : await parseYaml(file, text);
   return {
     file,
-    providers: raw.providers,
+    providers: [],
     async build(host) {
-      const { resources, locate } = await raw.resources(host);
-      return { file, resources: validateSpec(resources, locate, { reserved: reservedFolders(host) }), providers: raw.providers };
+      const reserved = reservedFolders(host);
+      if (cached && sameList(cached.reserved, reserved)) return { file, resources: cached.resources, providers: [] };
+      const raw = parsed ?? (await parseYaml(file, text));
+      const resources = await validate(raw, reserved);
+      cache?.write("specs", key, { reserved, resources } satisfies ValidatedYaml);
+      return { file, resources, providers: [] };
     },
   };
 }
@@ -39,10 +64,35 @@ export async function loadSpec(file: string, host: HostFacts): Promise<Spec> {
   return (await openSpec(file)).build(host);
 }
 
+function openedFrom(file: string, raw: OpenedRawSpec): OpenedSpec {
+  return {
+    file,
+    providers: raw.providers,
+    async build(host) {
+      return { file, resources: await validate(await raw.resources(host), reservedFolders(host)), providers: raw.providers };
+    },
+  };
+}
+
+async function parseYaml(file: string, text: string): Promise<RawSpec> {
+  const { parseYamlSpec } = await import("./load-yaml-spec.js");
+  return parseYamlSpec(file, text);
+}
+
+/** The zod validation, loaded only when a spec is validated at all. */
+async function validate(raw: RawSpec, reserved: string[]): Promise<Resource[]> {
+  const { validateSpec } = await import("../model/validate-spec.js");
+  return validateSpec(raw.resources, raw.locate, { reserved });
+}
+
 /** tend's own folders on this host: the system state, the host user's state, the lock folder. */
 function reservedFolders(host: HostFacts): string[] {
   const folders = ["/var/lib/tend", "/run/tend", `${host.home}/.local/state/tend`];
   const xdg = process.env.XDG_STATE_HOME;
   if (xdg && isNormalHostPath(xdg)) folders.push(`${xdg}/tend`);
   return folders;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

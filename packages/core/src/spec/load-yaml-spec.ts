@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { isAlias, isMap, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
 import { errors } from "../errors/catalogue.js";
 import type { ErrorLocation } from "../errors/tend-error.js";
@@ -9,11 +8,13 @@ export interface RawSpec {
   locate: Locate;
 }
 
-const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file" };
+const TYPES: Record<string, string> = { service: "service", timer: "timer", file: "file", package: "package" };
 
-/** Reads `tend.yaml`: one resource per document, Datum-style (`tend: v1alpha1`, `type: Service`). */
-export async function loadYamlSpec(file: string): Promise<RawSpec> {
-  const text = await readFile(file, "utf8");
+/**
+ * Parses `tend.yaml`'s text: one resource per document, Datum-style (`tend: v1alpha1`,
+ * `type: Service`). Loaded only when a YAML spec is parsed (a cached one is not).
+ */
+export async function parseYamlSpec(file: string, text: string): Promise<RawSpec> {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (!Array.isArray(documents)) throw errors.spec(`${file} is not a YAML stream`, { file });

@@ -1,3 +1,5 @@
+import { CORE_CODE_DIR } from "../core-package.js";
+
 /** Where a resource was declared in a spec module, kept on the object built by `service()` & co. */
 export const SPEC_SITE = Symbol.for("tend.spec-site");
 
@@ -8,7 +10,7 @@ export interface SpecSite {
 
 /** Marks a resource with the file and line of the builder call that made it (the first frame outside core). */
 export function markSite<T extends object>(resource: T): T {
-  const own = new URL("..", import.meta.url).pathname;
+  const own = `${CORE_CODE_DIR}/`;
   for (const frame of (new Error().stack ?? "").split("\n").slice(2)) {
     const match = /\(?((?:file:\/\/)?\/[^():]+):(\d+):\d+\)?$/.exec(frame.trim());
     if (!match) continue;

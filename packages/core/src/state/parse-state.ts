@@ -72,6 +72,7 @@ export function parseRecord(key: string, value: unknown, problems: string[]): Re
     resource: resource as unknown as RecordedResource["resource"],
     provider: value.provider,
     artifacts,
+    ...(typeof value.version === "string" ? { version: value.version } : {}),
     ...(value.pending ? { pending: value.pending as Operation[] } : {}),
     ...(why ? { pendingWhy: why as RecordedResource["pendingWhy"] } : {}),
   };

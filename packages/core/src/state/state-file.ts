@@ -21,6 +21,8 @@ export interface RecordedResource {
   resource: Resource;
   provider: string;
   artifacts: RecordedArtifact[];
+  /** The version the host had installed when tend last applied it (a package), from its observation. */
+  version?: string;
   /**
    * The restart ledger: operations an apply set out to do and has not carried out and verified.
    * Recorded before the change that makes them necessary is written, so a run that fails or is

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Scope } from "../contract/host.js";
 import { moreErrors } from "../errors/catalogue.js";
-import type { LocalHostFiles } from "../files/host-files.js";
+import type { HostFileAccess } from "../host/host-access.js";
 import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
 import { emptyState, type RecordedResource, type StateFile } from "./state-file.js";
 import type { Resource } from "../model/resource-schema.js";
@@ -37,7 +37,7 @@ export class StateStore {
   private journalOnDisk = false;
 
   constructor(
-    private readonly files: LocalHostFiles,
+    private readonly files: HostFileAccess,
     readonly dir: string,
   ) {
     this.path = join(dir, "state.json");

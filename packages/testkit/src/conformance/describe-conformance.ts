@@ -136,7 +136,7 @@ export function describeConformance(options: ConformanceOptions): void {
 }
 
 function isUser(resource: Resource): boolean {
-  return resource.type !== "file" && resource.user === true;
+  return (resource.type === "service" || resource.type === "timer") && resource.user === true;
 }
 
 function deepFreeze<T>(value: T): T {

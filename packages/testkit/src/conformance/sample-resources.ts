@@ -22,6 +22,9 @@ export function sampleResources(types: readonly ResourceType[], count = 1): Reso
         { type: "timer", name: `gc${i}`, exec: "/usr/local/bin/gc --older-than 14d", schedule: "@weekly" },
       );
     }
+    if (types.includes("package")) {
+      raw.push({ type: "package", name: `tool${i}` }, { type: "package", name: `lib${i}`, version: `1.${i}-1` }, { type: "package", name: `old${i}`, state: "absent" });
+    }
   }
   return validateSpec(raw);
 }

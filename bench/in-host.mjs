@@ -1,0 +1,86 @@
+// Runs inside a test host (packages/testkit's containers, where the checkout is mounted at
+// /opt/tend): tend against the floor script of the host's init, bench/floors/<init>.sh.
+// Usage: node /opt/tend/bench/in-host.mjs <init> <services> <runs>; prints one JSON array of
+// rows { name, ms, floorMs } (each the fastest of `runs`, except the fresh applies, run once).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+
+const [init, servicesArg, runsArg] = process.argv.slice(2);
+const n = Number(servicesArg);
+const runs = Number(runsArg ?? 3);
+const CLI = "/opt/tend/packages/cli/dist/bin.js";
+const FLOOR = `/opt/tend/bench/floors/${init}.sh`;
+const SPEC = "/tmp/tend-bench/tend.yaml";
+const CONFIG = "/tmp/tend-bench/tend.config.ts";
+
+/**
+ * Applies whose verification failed and were run again. With settle 0, runit's verification can
+ * read a service runsv is restarting (`down: 0s, normally up, want up`) as stopped: a finding the
+ * benchmark reports (in the row) rather than fails on.
+ */
+let verifyRetries = 0;
+
+function time(argv) {
+  for (let attempt = 0; ; attempt += 1) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", cwd: "/tmp/tend-bench" });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status === 0) return ms;
+    if (attempt < 2 && result.stderr.includes("TEND_VERIFY_FAILED")) {
+      verifyRetries += 1;
+      continue;
+    }
+    throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
+  }
+}
+const fastest = (argv, count = runs) => Math.min(...Array.from({ length: count }, () => time(argv)));
+const tend = (...args) => [process.execPath, CLI, ...args];
+const floor = (...args) => ["/bin/sh", FLOOR, ...args];
+
+/** n services, each its own sleep; settle 0 so the verification window is not measured. */
+function writeSpec(firstArg) {
+  const docs = Array.from({ length: n }, (_, i) => `tend: v1alpha1\ntype: Service\nname: svc${i}\nexec: /bin/sleep ${i === 0 ? firstArg : 100000 + i}\nrestart: always\nverify:\n  settle: 0\n`);
+  writeFileSync(SPEC, docs.join("---\n"));
+  writeFileSync(
+    CONFIG,
+    `import { defineConfig, service } from "@tend/core";\n\nexport default defineConfig({\n  resources: Array.from({ length: ${n} }, (_, i) =>\n    service(\`svc\${i}\`, { exec: \`/bin/sleep \${i === 0 ? ${firstArg} : 100000 + i}\`, restart: "always", verify: { settle: 0 } }),\n  ),\n});\n`,
+  );
+}
+
+mkdirSync("/tmp/tend-bench", { recursive: true });
+const rows = [];
+// The floor first, then undone, so tend starts from the same clean host.
+const floorApply = time(floor("apply", String(n)));
+const floorChange = fastest(floor("change"));
+time(floor("teardown", String(n)));
+
+writeSpec(100000);
+const apply = time(tend("apply", "-f", SPEC));
+rows.push({ name: `${init}: fresh apply of ${n} services`, ms: apply, floorMs: floorApply });
+
+// Interleaved, so tend and its floor see the same neighbours on a shared machine.
+const best = { node: Infinity, query: Infinity, yaml: Infinity, ts: Infinity };
+for (let i = 0; i < Math.max(runs, 5); i += 1) {
+  best.node = Math.min(best.node, time([process.execPath, "-e", "0"]));
+  best.query = Math.min(best.query, time(floor("query", String(n))));
+  best.yaml = Math.min(best.yaml, time(tend("plan", "-f", SPEC)));
+  best.ts = Math.min(best.ts, time(tend("plan", "-f", CONFIG)));
+}
+rows.push({ name: `${init}: no-op plan of ${n} services (tend.yaml)`, ms: best.yaml, floorMs: best.node + best.query });
+rows.push({ name: `${init}: no-op plan of ${n} services (tend.config.ts)`, ms: best.ts, floorMs: best.node + best.query });
+
+let arg = 100000;
+const changes = [];
+for (let i = 0; changes.length < runs && i < runs * 2; i += 1) {
+  arg = arg === 100000 ? 300000 : 100000;
+  writeSpec(arg);
+  const retriesBefore = verifyRetries;
+  const ms = time(tend("apply", "-f", SPEC));
+  // A re-run after a failed verification changed nothing: not a measurement of a change.
+  if (verifyRetries === retriesBefore) changes.push(ms);
+}
+// A change's floor is a few milliseconds of shell: as for the plan, the floor of a tool written
+// for node includes starting node (else the ratio measures node's start, and noise).
+rows.push({ name: `${init}: apply changing 1 of ${n} services`, ms: Math.min(...changes), floorMs: floorChange + best.node });
+if (verifyRetries > 0) for (const row of rows) row.note = `${verifyRetries} apply(s) re-run after a failed verification`;
+process.stdout.write(`${JSON.stringify(rows)}\n`);

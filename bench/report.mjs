@@ -1,0 +1,58 @@
+// The machine a benchmark ran on, and bench/RESULTS.md.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+
+export function machine() {
+  const cpu = /model name\s*:\s*(.+)/.exec(safeRead("/proc/cpuinfo"))?.[1] ?? cpus()[0]?.model ?? "unknown";
+  let kernel = release();
+  try {
+    kernel = execFileSync("uname", ["-sr"], { encoding: "utf8" }).trim();
+  } catch {
+    // uname -r is enough
+  }
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    cpu,
+    cores: cpus().length,
+    memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
+    kernel,
+    node: process.version,
+    load: loadavg().map((l) => l.toFixed(1)).join(" "),
+  };
+}
+
+export function resultsMarkdown(rows, info, short) {
+  const lines = [
+    "# Benchmark results",
+    "",
+    `Measured ${info.date} with \`node bench/run.mjs${short ? " --short" : ""} --write\` on ${info.cpu}, ${info.cores} cores, ${info.memoryGiB} GiB,`,
+    `${info.kernel}, node ${info.node}; load average at the end ${info.load}.`,
+    "",
+    "Each floor is the least any tool must do with the init's own commands (bench/floors/); a no-op",
+    "plan's floor is `node -e 0` plus the init's minimal queries, an apply changing one service's is",
+    "`node -e 0` plus the init's commands for the change. Times are the fastest of several",
+    "runs (a fresh apply runs once). CI runs `node bench/run.mjs --short --check`, which fails when a",
+    "ratio grows past twice its value in bench/baseline.json, never on an absolute time. A load",
+    "average above the core count means other work shared the machine: ratios of small times are",
+    "then noisy. Where a no-op plan's time goes: bench/PROFILE.md (`node bench/profile.mjs`).",
+    "",
+    "| benchmark | time | ratio | against |",
+    "| --- | ---: | ---: | --- |",
+  ];
+  for (const row of rows) {
+    const value = row.count !== undefined ? `${row.count}` : `${row.ms.toFixed(0)} ms`;
+    const ratio = row.ratio !== undefined ? `${row.ratio.toFixed(2)}x` : "";
+    const against = row.of ?? (row.limitMs !== undefined ? `goal <= ${row.limitMs / 1000} s` : row.goal !== undefined ? `goal <= ${row.goal}` : "");
+    lines.push(`| ${row.name} | ${value} | ${ratio} | ${against}${row.ratio !== undefined && row.goal ? ` (goal <= ${row.goal}x)` : ""} |`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function safeRead(path) {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { buildHostsJsonSchema } from "./inventory-schema.js";
+import { limitHosts } from "./limit.js";
+import { parseInventory } from "./load-inventory.js";
+
+const INVENTORY = `
+defaults:
+  user: admin
+  ssh:
+    ServerAliveInterval: 15
+hosts:
+  web1:
+    host: 10.0.0.11
+    groups: [web]
+    facts: { role: primary }
+  web2:
+    host: 10.0.0.12
+    port: 2222
+    identity: ~/.ssh/fleet
+    groups: [web]
+  db1:
+    host: db1.internal
+    jump: bastion
+    user: root
+    ssh: { StrictHostKeyChecking: "yes" }
+  lone:
+groups:
+  web:
+    facts: { tier: front, role: web }
+  db:
+    hosts: [db1]
+    facts: { tier: back }
+`;
+
+describe("the inventory", () => {
+  it("resolves each host's ssh destination, groups and facts (host facts over group facts)", () => {
+    const inv = parseInventory(INVENTORY);
+    const byName = Object.fromEntries(inv.hosts.map((h) => [h.name, h]));
+    expect(byName.web1).toEqual({ name: "web1", ssh: { host: "10.0.0.11", user: "admin", options: { ServerAliveInterval: "15" } }, groups: ["web"], facts: { tier: "front", role: "primary" } });
+    expect(byName.web2!.ssh).toEqual({ host: "10.0.0.12", user: "admin", port: 2222, identity: "~/.ssh/fleet", options: { ServerAliveInterval: "15" } });
+    expect(byName.db1!.ssh).toEqual({ host: "db1.internal", user: "root", jump: "bastion", options: { ServerAliveInterval: "15", StrictHostKeyChecking: "yes" } });
+    expect(byName.db1!.groups).toEqual(["db"]);
+    expect(byName.lone).toEqual({ name: "lone", ssh: { host: "lone", user: "admin", options: { ServerAliveInterval: "15" } }, groups: [], facts: {} });
+  });
+
+  it.each([
+    ["hosts:\n  web1:\n    port: 70000\n", /host web1, field port/],
+    ["hosts:\n  web1:\n    hostname: x\n", /host web1: unknown field hostname/],
+    ["hosts:\n  web1:\n    groups: [nope]\n", /host web1, field groups: unknown group nope/],
+    ["hosts:\n  web1: {}\ngroups:\n  g:\n    hosts: [web9]\n", /group g, field hosts: lists host web9/],
+    ["hosts:\n  web1:\n    ssh: { 'Bad Option': 1 }\n", /host web1, field ssh/],
+    ["hosts: {}\n", /no hosts/],
+    ["hosts:\n  - web1\n", /field hosts/],
+    ["hosts: [\n", /not valid YAML/],
+  ])("names the host and field of a mistake: %j", (text, message) => {
+    expect(() => parseInventory(text)).toThrow(message);
+  });
+
+  it("has a committed JSON Schema generated from the zod schema", async () => {
+    await expect(`${JSON.stringify(buildHostsJsonSchema(), null, 2)}\n`).toMatchFileSnapshot("../../hosts-schema.json");
+    expect(JSON.parse(readFileSync(new URL("../../hosts-schema.json", import.meta.url), "utf8")).properties.hosts).toBeDefined();
+  });
+});
+
+describe("--limit", () => {
+  const inv = parseInventory(INVENTORY);
+  const names = (pattern: string | undefined) => limitHosts(inv, pattern).map((h) => h.name);
+  it.each([
+    [undefined, ["web1", "web2", "db1", "lone"]],
+    ["web1", ["web1"]],
+    ["web", ["web1", "web2"]],
+    ["web*", ["web1", "web2"]],
+    ["web,db", ["web1", "web2", "db1"]],
+    ["web:!web2", ["web1"]],
+    ["!web", ["db1", "lone"]],
+    ["web*:&web", ["web1", "web2"]],
+    ["w?b2", ["web2"]],
+  ])("%j selects %j", (pattern, expected) => {
+    expect(names(pattern)).toEqual(expected);
+  });
+  it("refuses a term that matches nothing", () => {
+    expect(() => names("wbe1")).toThrow(/`wbe1` matches no host or group/);
+  });
+});

@@ -1,0 +1,482 @@
+# tend's file operations on a host reached over ssh: POSIX sh and coreutils-level tools only.
+#
+# The script tend sends sets ROOT (the folder standing for `/`: `/` on a live host; tests use a
+# temp folder), then this library, then one call per operation; each prints one result line:
+#   IDX<TAB>ok                      or   IDX<TAB>fail<TAB>KIND<TAB>DETAIL
+# and reads print records that start with `@IDX<TAB>`.
+#
+# Host paths resolve beneath ROOT the way the init sees them there (a link on the way is followed,
+# an absolute target starts again at ROOT, `..` never climbs above it). A write then steps into
+# the physical folder one part at a time from ROOT, refusing any part that is a symlink, and
+# checks `pwd -P` is that folder: a part swapped for a link between the check and the `cd` is
+# caught. Temp files are made with noclobber in the folder itself and renamed over their target
+# (a rename replaces a link, never follows it). As root, an operation whose path runs through a
+# folder or link a non-root user owns is performed as that user (sudo -n -u, or su).
+
+set -u
+unset CDPATH
+umask 022
+NL='
+'
+TAB='	'
+US=$(printf '\037')
+RS=$(printf '\036')
+ME=$(id -u)
+ROOTP=$(cd -P -- "$ROOT" 2>/dev/null && pwd -P) || ROOTP=$ROOT
+[ "$ROOTP" = / ] && ROOTP=
+# Folder readings seen: RS-separated records `hostdir US phys US rest US owners US bad`.
+RC=$RS
+# Writes staged and waiting for the commit (settle).
+S_COUNT=0
+SYNC_DIRS=
+EXHAUSTED=
+
+ok() { printf '%s\tok\n' "$1"; }
+# fail IDX KIND [DETAIL]: DETAIL on one line.
+fail() {
+  _d=${3-}
+  case $_d in *"$NL"*|*"$TAB"*) _d=$(printf '%s' "$_d" | tr '\n\t' '  ') ;; esac
+  printf '%s\tfail\t%s\t%s\n' "$1" "$2" "$_d"
+}
+
+# next_part VAR: takes the first `/`-separated part off $_todo into VAR.
+next_part() {
+  case $_todo in
+    */*) eval "$1=\${_todo%%/*}"; _todo=${_todo#*/} ;;
+    *) eval "$1=\$_todo"; _todo= ;;
+  esac
+}
+
+# note_owner PATH: a non-root owner of a folder or link on the way (only root cares).
+note_owner() {
+  [ "$ME" = 0 ] || return 0
+  if [ ! -L "$1" ] && [ -O "$1" ]; then return 0; fi
+  # shellcheck disable=SC2046
+  set -- $(ls -ldn -- "$1" 2>/dev/null)
+  [ -n "${3-}" ] && [ "$3" != 0 ] || return 0
+  case " $R_OWNERS " in *" $3 "*) ;; *) R_OWNERS="${R_OWNERS:+$R_OWNERS }$3" ;; esac
+}
+
+# follow PART: PART (below R_PHYS) is a link: resolve it textually beneath ROOT.
+follow() {
+  _todo=$1
+  _links=0
+  while [ -n "$_todo" ]; do
+    next_part _c
+    case $_c in
+      ''|.) continue ;;
+      ..) R_PHYS=${R_PHYS%/*}; continue ;;
+    esac
+    _cand=$ROOTP$R_PHYS/$_c
+    if [ -L "$_cand" ]; then
+      _links=$((_links + 1))
+      [ "$_links" -le 40 ] || { R_BAD=loop; return; }
+      note_owner "$_cand"
+      _t=$(readlink -- "$_cand") || { R_BAD=gone; return; }
+      case $_t in /*) R_PHYS= ;; esac
+      _todo=$_t${_todo:+/$_todo}
+    elif [ -d "$_cand" ]; then
+      note_owner "$_cand"
+      R_PHYS=$R_PHYS/$_c
+    elif [ -e "$_cand" ]; then
+      R_BAD=notdir; return
+    else
+      # Missing from here on: made when written (never through `..`).
+      R_REST=$_c${_todo:+/$_todo}
+      case /$R_REST/ in */../*|*/./*) R_BAD=dangling ;; esac
+      return
+    fi
+  done
+}
+
+# step PART: from the reading of a folder to the reading of PART inside it.
+step() {
+  [ -z "$R_BAD" ] || return 0
+  if [ -n "$R_REST" ]; then R_REST=$R_REST/$1; return 0; fi
+  _cand=$ROOTP$R_PHYS/$1
+  if [ -L "$_cand" ]; then follow "$1"
+  elif [ -d "$_cand" ]; then note_owner "$_cand"; R_PHYS=$R_PHYS/$1
+  elif [ -e "$_cand" ]; then R_BAD=notdir
+  else R_REST=$1
+  fi
+}
+
+# cached HOSTDIR: loads a remembered reading into R_*.
+cached() {
+  case $RC in
+    *"$RS$1$US"*)
+      _x=${RC#*"$RS$1$US"}; _x=${_x%%"$RS"*}
+      R_PHYS=${_x%%"$US"*}; _x=${_x#*"$US"}
+      R_REST=${_x%%"$US"*}; _x=${_x#*"$US"}
+      R_OWNERS=${_x%%"$US"*}; R_BAD=${_x#*"$US"}
+      return 0 ;;
+  esac
+  return 1
+}
+
+# resolve HOSTDIR: R_PHYS (the deepest existing folder, physical, relative to ROOT), R_REST (the
+# parts below it still to make), R_OWNERS (non-root uids owning a folder or link on the way),
+# R_BAD (why the way is refused: notdir, loop, dangling, gone).
+resolve() {
+  R_PHYS= R_REST= R_OWNERS= R_BAD=
+  [ "$1" = / ] && return 0
+  cached "$1" && return 0
+  _up=$1
+  _down=
+  while :; do
+    _down=${_up##*/}${_down:+/$_down}
+    _up=${_up%/*}
+    [ -n "$_up" ] || { R_PHYS= R_REST= R_OWNERS= R_BAD=; _up=/; break; }
+    cached "$_up" && break
+  done
+  while [ -n "$_down" ]; do
+    case $_down in */*) _p=${_down%%/*}; _down=${_down#*/} ;; *) _p=$_down; _down= ;; esac
+    [ -n "$_p" ] || continue
+    _up=${_up%/}/$_p
+    step "$_p"
+    RC=$RC$_up$US$R_PHYS$US$R_REST$US$R_OWNERS$US$R_BAD$RS
+  done
+}
+
+# enter PHYS REST MODE: into the physical folder PHYS (relative to ROOT), never through a link,
+# then making each REST folder with MODE (none made without MODE: E=absent); checks pwd -P.
+# Sets HERE to where it arrived (relative to ROOT); E says why not.
+enter() {
+  E=
+  cd -P -- "$ROOTP/" 2>/dev/null || { E=gone; return 1; }
+  _todo=${1#/}
+  while [ -n "$_todo" ]; do
+    next_part _c
+    [ -n "$_c" ] || continue
+    if [ -L "./$_c" ]; then E=link; return 1; fi
+    cd -P -- "./$_c" 2>/dev/null || { E=moved; return 1; }
+  done
+  HERE=$1
+  if [ -n "$2" ]; then
+    [ -n "$3" ] || { E=absent; return 1; }
+    _todo=$2
+    while [ -n "$_todo" ]; do
+      next_part _c
+      [ -n "$_c" ] || continue
+      if [ -L "./$_c" ]; then E=link; return 1; fi
+      if [ ! -d "./$_c" ]; then
+        if [ -e "./$_c" ]; then E=notdir; return 1; fi
+        _err=$(mkdir -m "$3" -- "./$_c" 2>&1) || { [ -d "./$_c" ] && [ ! -L "./$_c" ]; } || { E="errno $_err"; return 1; }
+        note_sync "$ROOTP$HERE"
+      fi
+      cd -P -- "./$_c" 2>/dev/null || { E=moved; return 1; }
+      HERE=$HERE/$_c
+    done
+  fi
+  [ "$(pwd -P)" = "${ROOTP}${HERE:-/}" ] || [ "$(pwd -P)" = "$ROOTP$HERE" ] || { E=moved; return 1; }
+}
+
+note_sync() {
+  case "$NL$SYNC_DIRS" in *"$NL$1$NL"*) ;; *) SYNC_DIRS=$SYNC_DIRS$1$NL ;; esac
+}
+
+# kind_of NAME (in the current folder): absent, link, dir, file or other.
+kind_of() {
+  if [ -L "./$1" ]; then K=link
+  elif [ -d "./$1" ]; then K=dir
+  elif [ -f "./$1" ]; then K=file
+  elif [ -e "./$1" ]; then K=other
+  else K=absent
+  fi
+}
+
+# refuse IDX NAME: fails IDX for what is at NAME (for a write that may replace only a file).
+refuse() {
+  case $K in
+    link) fail "$1" target-link "$(readlink -- "./$2")" ;;
+    dir) fail "$1" target-dir ;;
+    *) fail "$1" target-other ;;
+  esac
+}
+
+# chown_to UID GID PATH [-h]: as root only; `-` for none.
+chown_to() {
+  [ "$ME" = 0 ] && [ "$1" != - ] || return 0
+  if [ "$2" = - ]; then chown ${4:+-h} -- "$1" "$3"; else chown ${4:+-h} -- "$1:$2" "$3"; fi
+}
+
+# stage IDX TMP NAME DATA: a temp file (or link) in HERE, renamed over NAME at the commit.
+stage() {
+  S_COUNT=$((S_COUNT + 1))
+  eval "SI_$S_COUNT=\$1 ST_$S_COUNT=\$2 SN_$S_COUNT=\$3 SD_$S_COUNT=\$4 SP_$S_COUNT=\$HERE"
+}
+
+# w_write IDX PHYS REST NAME TMP MODE UID GID CONTENT
+w_write() {
+  enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K in absent|file) ;; *) refuse "$1" "$4"; return ;; esac
+  if ! _err=$( (umask 077; set -C; printf '%s' "$9" > "./$5") 2>&1); then
+    rm -f -- "./$5"
+    case $_err in *"No space"*|*"quota"*) EXHAUSTED=1 ;; esac
+    fail "$1" errno "$_err"; return
+  fi
+  if ! _err=$( { chmod "$6" -- "./$5" && chown_to "$7" "$8" "./$5"; } 2>&1); then
+    rm -f -- "./$5"; fail "$1" errno "$_err"; return
+  fi
+  stage "$1" "$5" "$4" 1
+}
+
+# w_symlink IDX PHYS REST NAME TMP UID GID TARGET
+w_symlink() {
+  enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K in dir|other) fail "$1" target-dir-or-device; return ;; esac
+  if ! _err=$( { ln -s -- "$8" "./$5" && chown_to "$6" "$7" "./$5" -h; } 2>&1); then
+    rm -f -- "./$5"; fail "$1" errno "$_err"; return
+  fi
+  stage "$1" "$5" "$4" 0
+}
+
+# w_mkdir IDX PHYS REST NAME MODE UID GID
+w_mkdir() {
+  enter "$2" "$3" "$5" || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K in
+    link) fail "$1" target-link-folder; return ;;
+    file|other) fail "$1" target-file-folder; return ;;
+    absent)
+      _err=$(mkdir -m "$5" -- "./$4" 2>&1) || { [ -d "./$4" ] && [ ! -L "./$4" ]; } || { fail "$1" errno "$_err"; return; }
+      note_sync "$ROOTP$HERE" ;;
+  esac
+  _err=$( { chmod "$5" -- "./$4" && chown_to "$6" "$7" "./$4"; } 2>&1) || { fail "$1" errno "$_err"; return; }
+  ok "$1"
+}
+
+# w_remove IDX PHYS REST NAME KIND(file|symlink): deletes only what tend wrote.
+w_remove() {
+  settle
+  [ -z "$3" ] || { ok "$1"; return; }
+  enter "$2" "" "" || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K/$5 in
+    absent/*) ok "$1"; return ;;
+    file/*|link/symlink) ;;
+    link/file) fail "$1" now-link; return ;;
+    dir/*) fail "$1" now-dir; return ;;
+    *) fail "$1" now-other; return ;;
+  esac
+  _err=$(rm -f -- "./$4" 2>&1) || { fail "$1" errno "$_err"; return; }
+  note_sync "$ROOTP$HERE"
+  ok "$1"
+}
+
+# w_rmdir IDX PHYS REST NAME EPHEMERAL...: deletes a folder holding nothing but EPHEMERAL entries.
+w_rmdir() {
+  settle
+  [ -z "$3" ] || { ok "$1"; return; }
+  enter "$2" "" "" || { fail "$1" "$E"; return; }
+  _i=$1 _n=$4
+  shift 4
+  kind_of "$_n"
+  case $K in absent) ok "$_i"; return ;; dir) ;; *) fail "$_i" now-not-folder; return ;; esac
+  for _e in "./$_n"/* "./$_n"/.[!.]* "./$_n"/..?*; do
+    [ -e "$_e" ] || [ -L "$_e" ] || continue
+    _b=${_e##*/}
+    _known=
+    for _k in "$@"; do [ "$_k" = "$_b" ] && _known=1; done
+    # Something not ours is inside: keep the folder.
+    [ -n "$_known" ] || { ok "$_i"; return; }
+  done
+  for _e in "./$_n"/* "./$_n"/.[!.]* "./$_n"/..?*; do
+    [ -e "$_e" ] || [ -L "$_e" ] || continue
+    _err=$(rm -rf -- "$_e" 2>&1) || { fail "$_i" errno "$_err"; return; }
+  done
+  _err=$(rmdir -- "./$_n" 2>&1) || { fail "$_i" errno "$_err"; return; }
+  RC=$RS
+  note_sync "$ROOTP$HERE"
+  ok "$_i"
+}
+
+# w_clean IDX PHYS REST PREFIX: deletes temp files an interrupted write left (PREFIX<pid>-<hex>).
+w_clean() {
+  settle
+  [ -z "$3" ] || { ok "$1"; return; }
+  enter "$2" "" "" || { [ "$E" = moved ] || [ "$E" = link ] || { ok "$1"; return; }; fail "$1" "$E"; return; }
+  for _f in "./$4"*; do
+    _s=${_f#"./$4"}
+    case $_s in [0-9]*-[0-9a-f]*) ;; *) continue ;; esac
+    case ${_s%%-*} in *[!0-9]*) continue ;; esac
+    case ${_s#*-} in *[!0-9a-f]*) continue ;; esac
+    if [ -f "$_f" ] || [ -L "$_f" ]; then
+      _err=$(rm -f -- "$_f" 2>&1) || { fail "$1" errno "$_err"; return; }
+      note_sync "$ROOTP$HERE"
+    fi
+  done
+  ok "$1"
+}
+
+# w_append IDX PHYS REST NAME MODE CONTENT: appends and syncs (the state journal).
+w_append() {
+  settle
+  enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K in absent|file) ;; *) refuse "$1" "$4"; return ;; esac
+  if [ "$K" = absent ]; then
+    _err=$( { (umask 077; set -C; : > "./$4") && chmod "$5" -- "./$4"; } 2>&1) || { fail "$1" errno "$_err"; return; }
+    note_sync "$ROOTP$HERE"
+  fi
+  [ ! -L "./$4" ] || { fail "$1" link; return; }
+  _err=$( (printf '%s' "$6" >> "./$4") 2>&1) || { fail "$1" errno "$_err"; return; }
+  sync -- "./$4" 2>/dev/null || sync
+  flush_syncs
+  ok "$1"
+}
+
+flush_syncs() {
+  [ -n "$SYNC_DIRS" ] || return 0
+  _todo=$SYNC_DIRS
+  set --
+  while [ -n "$_todo" ]; do
+    _d=${_todo%%"$NL"*}; _todo=${_todo#*"$NL"}
+    set -- "$@" "$_d"
+  done
+  sync -- "$@" 2>/dev/null || sync
+  SYNC_DIRS=
+}
+
+# mv_over TMP NAME: renames TMP over NAME in the current folder (a link to a folder is replaced,
+# never moved into).
+mv_over() {
+  if [ -d "./$2" ]; then
+    mv -f -T -- "./$1" "./$2" 2>/dev/null && return 0
+    rm -f -- "./$2" && mv -f -- "./$1" "./$2"
+  else
+    mv -f -- "./$1" "./$2"
+  fi
+}
+
+# settle: commits what is staged: the temp files made durable, then renamed into place in
+# order, then their folders synced. Out of space while staging: nothing staged is renamed.
+settle() {
+  if [ "$S_COUNT" -gt 0 ]; then
+    _n=0
+    set --
+    while [ "$_n" -lt "$S_COUNT" ]; do
+      _n=$((_n + 1))
+      eval "_d=\$SD_$_n _p=\$SP_$_n _t=\$ST_$_n"
+      [ "$_d" = 1 ] && set -- "$@" "$ROOTP$_p/$_t"
+    done
+    [ "$#" -eq 0 ] || sync -- "$@" 2>/dev/null || sync
+    _n=0
+    while [ "$_n" -lt "$S_COUNT" ]; do
+      _n=$((_n + 1))
+      eval "_i=\$SI_$_n _p=\$SP_$_n _t=\$ST_$_n _m=\$SN_$_n _d=\$SD_$_n"
+      if ! enter "$_p" "" ""; then
+        fail "$_i" "$E"; continue
+      fi
+      if [ -n "$EXHAUSTED" ]; then rm -f -- "./$_t"; fail "$_i" batch; continue; fi
+      kind_of "$_m"
+      if [ "$_d" = 1 ]; then
+        case $K in absent|file) ;; *) rm -f -- "./$_t"; refuse "$_i" "$_m"; continue ;; esac
+      else
+        case $K in dir|other) rm -f -- "./$_t"; fail "$_i" target-dir-or-device; continue ;; esac
+      fi
+      if _err=$(mv_over "$_t" "$_m" 2>&1); then
+        note_sync "$ROOTP$HERE"; ok "$_i"
+      else
+        rm -f -- "./$_t"; fail "$_i" errno "$_err"
+      fi
+    done
+    S_COUNT=0
+    EXHAUSTED=
+  fi
+  flush_syncs
+}
+
+# as_user UID: runs the script on stdin as the user with that uid.
+as_user() {
+  _name=$(sed -n "s/^\\([^:]*\\):[^:]*:$1:.*/\\1/p" /etc/passwd | sed -n 1p)
+  [ -n "$_name" ] || return 2
+  if command -v sudo >/dev/null 2>&1; then sudo -n -u "$_name" -- /bin/sh -s
+  else su -s /bin/sh "$_name" -c '/bin/sh -s'
+  fi
+}
+
+# q VALUE: VALUE single-quoted for a shell, byte for byte.
+q() {
+  _q=$(printf '%s.' "$1" | sed "s/'/'\\\\''/g")
+  printf "'%s'" "${_q%.}"
+}
+
+# op IDX KIND HOSTDIR NAME [ARGS...] [OWNER-UID]: one operation on NAME in HOSTDIR, performed
+# here, or as the user who owns a folder or link on its way (all of its output is one result).
+# OWN is the uid the operation gives its file ("-" for none): in a user's folder only that user.
+op() {
+  _i=$1 _k=$2 _h=$3 _own=$4
+  shift 4
+  resolve "$_h"
+  if [ -n "$R_BAD" ]; then fail "$_i" "$R_BAD"; return; fi
+  case $R_OWNERS in
+    '') "w_$_k" "$_i" "$R_PHYS" "$R_REST" "$@"; return ;;
+    *' '*) fail "$_i" users "$R_OWNERS"; return ;;
+  esac
+  if [ "$_own" != - ] && [ "$_own" != "$R_OWNERS" ]; then fail "$_i" owner "$R_OWNERS $_own"; return; fi
+  settle
+  _s="w_$_k $_i $(q "$R_PHYS") $(q "$R_REST")"
+  for _a in "$@"; do _s="$_s $(q "$_a")"; done
+  if ! printf 'ROOT=%s\n%s\n%s\nsettle\n' "$(q "$ROOT")" "$LIB" "$_s" | as_user "$R_OWNERS"; then
+    fail "$_i" as-user "$R_OWNERS"
+  fi
+}
+
+# Reads. i_inspect IDX HOSTPATH: what is there, never following a link there.
+i_inspect() {
+  resolve "${2%/*}"
+  [ -n "${2%/*}" ] || resolve /
+  if [ -n "$R_BAD" ]; then printf '@%s\terror\t%s\n' "$1" "$R_BAD"; return; fi
+  if [ -n "$R_REST" ]; then printf '@%s\tabsent\n' "$1"; return; fi
+  _p=$ROOTP$R_PHYS/${2##*/}
+  if [ -L "$_p" ]; then
+    printf '@%s\tsymlink\n' "$1"
+    { readlink -- "$_p"; } | od -An -v -tx1
+  elif [ -d "$_p" ]; then printf '@%s\tdirectory\n' "$1"
+  elif [ -f "$_p" ]; then
+    printf '@%s\tfile\n' "$1"
+    od -An -v -tx1 < "$_p" || printf '@%s\terror\tunreadable\n' "$1"
+  elif [ -e "$_p" ]; then printf '@%s\tother\n' "$1"
+  else printf '@%s\tabsent\n' "$1"
+  fi
+}
+
+# i_exists IDX HOSTPATH: anything there, a dangling link too.
+i_exists() {
+  resolve "${2%/*}"
+  [ -n "${2%/*}" ] || resolve /
+  _p=$ROOTP$R_PHYS/${2##*/}
+  if [ -z "$R_BAD" ] && [ -z "$R_REST" ] && { [ -e "$_p" ] || [ -L "$_p" ]; }; then printf '@%s\tyes\n' "$1"; else printf '@%s\tno\n' "$1"; fi
+}
+
+# i_isdir IDX HOSTPATH: a folder there (a link to one too).
+i_isdir() {
+  resolve "$2"
+  if [ -z "$R_BAD" ] && [ -z "$R_REST" ] && [ -d "$ROOTP$R_PHYS/" ]; then printf '@%s\tyes\n' "$1"; else printf '@%s\tno\n' "$1"; fi
+}
+
+# i_list IDX HOSTPATH: the names in a folder, one a line (a name holding a newline is left out).
+i_list() {
+  resolve "$2"
+  if [ -n "$R_BAD" ] || [ -n "$R_REST" ] || [ ! -d "$ROOTP$R_PHYS/" ]; then printf '@%s\tabsent\n' "$1"; return; fi
+  printf '@%s\tlist\n' "$1"
+  for _e in "$ROOTP$R_PHYS"/* "$ROOTP$R_PHYS"/.[!.]* "$ROOTP$R_PHYS"/..?*; do
+    [ -e "$_e" ] || [ -L "$_e" ] || continue
+    case $_e in *"$NL"*) continue ;; esac
+    printf '=%s\n' "${_e##*/}"
+  done
+}
+
+# i_mtime IDX HOSTPATH: when it was last modified (seconds since the epoch), never following a link there.
+i_mtime() {
+  resolve "${2%/*}"
+  [ -n "${2%/*}" ] || resolve /
+  _p=$ROOTP$R_PHYS/${2##*/}
+  if [ -z "$R_BAD" ] && [ -z "$R_REST" ] && { [ -e "$_p" ] || [ -L "$_p" ]; }; then
+    _t=$(stat -c %Y -- "$_p" 2>/dev/null || date -r "$_p" +%s 2>/dev/null) && { printf '@%s\tmtime\t%s\n' "$1" "$_t"; return; }
+  fi
+  printf '@%s\tabsent\n' "$1"
+}

@@ -1,0 +1,145 @@
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LocalChannel } from "../__fixtures__/local-channel.js";
+import { parseUserDatabases, RemoteHostFiles } from "./remote-files.js";
+import { RemoteLock } from "./remote-lock.js";
+
+const USERS = parseUserDatabases("root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/nonexistent:/bin/sh\n", "root:x:0:\nnogroup:x:65534:\n");
+
+function setup() {
+  const root = mkdtempSync(join(tmpdir(), "tend-remote-"));
+  const outside = mkdtempSync(join(tmpdir(), "tend-outside-"));
+  const channel = new LocalChannel();
+  const files = new RemoteHostFiles(channel, "test", USERS, root);
+  return { root, outside, channel, files };
+}
+
+describe("the remote file scripts (run under sh against a temp root)", () => {
+  it("write a whole batch in one round trip, exact bytes, mode and owner", async () => {
+    const { root, channel, files } = setup();
+    const tricky = "line 1\n'quoted' \"double\" $HOME `x` \\ back\n\n\n";
+    const results = await files.perform([
+      { op: "write", path: "/etc/app/one.conf", content: tricky, mode: 0o640, owner: { uid: 65534, gid: 65534 } },
+      { op: "write", path: "/etc/app/two.conf", content: "no newline at end", mode: 0o600 },
+      { op: "symlink", path: "/etc/app/link", target: "/etc/app/one.conf" },
+      { op: "mkdir", path: "/var/lib/app", mode: 0o750 },
+    ]);
+    expect(results).toEqual([null, null, null, null]);
+    expect(channel.scripts).toHaveLength(1);
+    expect(readFileSync(join(root, "etc/app/one.conf"), "utf8")).toBe(tricky);
+    expect(readFileSync(join(root, "etc/app/two.conf"), "utf8")).toBe("no newline at end");
+    const st = lstatSync(join(root, "etc/app/one.conf"));
+    expect(st.mode & 0o7777).toBe(0o640);
+    if (process.getuid?.() === 0) expect(st.uid).toBe(65534);
+    expect(readlinkSync(join(root, "etc/app/link"))).toBe("/etc/app/one.conf");
+    expect(lstatSync(join(root, "var/lib/app")).mode & 0o7777).toBe(0o750);
+    expect(readdirSync(join(root, "etc/app")).sort()).toEqual(["link", "one.conf", "two.conf"]);
+    expect(await files.readFile("/etc/app/one.conf")).toBe(tricky);
+    expect(await files.readLink("/etc/app/link")).toBe("/etc/app/one.conf");
+    expect((await files.readDir("/etc/app"))?.sort()).toEqual(["link", "one.conf", "two.conf"]);
+    expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory" }, { kind: "absent" }, { kind: "file", content: "no newline at end" }]);
+  });
+
+  it("refuse to write or delete through a symlinked folder that leads outside the root", async () => {
+    const { root, outside, files } = setup();
+    mkdirSync(join(root, "etc"));
+    symlinkSync(outside, join(root, "etc/sv"));
+    writeFileSync(join(outside, "victim"), "keep");
+    const [write, remove] = await files.perform([
+      { op: "write", path: "/etc/sv/run", content: "x", mode: 0o755 },
+      { op: "remove", path: "/etc/sv/victim", kind: "file" },
+    ]);
+    // An absolute link is taken beneath the root: `outside` does not exist there, so nothing escapes.
+    expect(existsSync(join(outside, "run"))).toBe(false);
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("keep");
+    // The absolute link is followed the way the init sees it: beneath the root.
+    expect(write).toBeNull();
+    expect(readFileSync(join(root, outside, "run"), "utf8")).toBe("x");
+    expect(remove).toBeNull();
+  });
+
+  it("refuse `..` links that climb above the root and links at the target", async () => {
+    const { root, outside, files } = setup();
+    mkdirSync(join(root, "etc"));
+    symlinkSync("../../../../../../../../" + outside.slice(1), join(root, "etc/up"));
+    symlinkSync(join(outside, "target"), join(root, "etc/app.conf"));
+    const [viaUp, atLink] = await files.perform([
+      { op: "write", path: "/etc/up/x", content: "x", mode: 0o644 },
+      { op: "write", path: "/etc/app.conf", content: "x", mode: 0o644 },
+    ]);
+    expect(existsSync(join(outside, "x"))).toBe(false);
+    expect(existsSync(join(outside, "target"))).toBe(false);
+    // `..` stops at the root: the link leads to <root>/<outside>.
+    expect(viaUp).toBeNull();
+    expect(readFileSync(join(root, outside, "x"), "utf8")).toBe("x");
+    expect(atLink?.code).toBe("TEND_UNSAFE_PATH");
+    expect(lstatSync(join(root, "etc/app.conf")).isSymbolicLink()).toBe(true);
+  });
+
+  it("refuse paths with `..` before sending anything", async () => {
+    const { files } = setup();
+    const [bad] = await files.perform([{ op: "write", path: "/etc/../../x", content: "x", mode: 0o644 }]);
+    expect(bad?.code).toBe("TEND_UNSAFE_PATH");
+  });
+
+  it("leave no temp files, and clean up temps an interrupted write left", async () => {
+    const { root, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/.a.conf.tend-123-abc1"), "left over");
+    expect(await files.perform([{ op: "clean-temps", path: "/etc/a.conf" }, { op: "write", path: "/etc/a.conf", content: "a", mode: 0o644 }, { op: "append", path: "/etc/j", content: "1\n", mode: 0o600 }])).toEqual([null, null, null]);
+    expect(readdirSync(join(root, "etc")).sort()).toEqual(["a.conf", "j"]);
+    expect(readFileSync(join(root, "etc/j"), "utf8")).toBe("1\n");
+  });
+
+  it.runIf(process.getuid?.() === 0)("as root, write in a folder a user owns as that user", async () => {
+    const { root, files } = setup();
+    // The user must reach its folder: the temp root is 0700.
+    chmodSync(root, 0o755);
+    mkdirSync(join(root, "home/nobody"), { recursive: true });
+    chownSync(join(root, "home/nobody"), 65534, 65534);
+    const channel = new LocalChannel();
+    const asRoot = new RemoteHostFiles(channel, "test", USERS, root);
+    const [written] = await asRoot.perform([{ op: "write", path: "/home/nobody/x.conf", content: "x", mode: 0o644 }]);
+    expect(written).toBeNull();
+    expect(lstatSync(join(root, "home/nobody/x.conf")).uid).toBe(65534);
+    void files;
+  });
+});
+
+describe("the remote lock", () => {
+  it("is held by one holder at a time and names it", async () => {
+    const { root } = setup();
+    const path = join(root, "var/lib/tend/lock");
+    const first = new RemoteLock(new LocalChannel(), "test", path);
+    await first.acquire();
+    const second = new RemoteLock(new LocalChannel(), "test", path);
+    await expect(second.acquire()).rejects.toMatchObject({ code: "TEND_LOCKED", message: expect.stringContaining(`pid ${process.pid}`) });
+    first.release();
+    await new Promise((r) => setTimeout(r, 200));
+    await second.acquire();
+    second.release();
+  });
+});
+
+describe("remote reads", () => {
+  it("asked for in the same turn share one round trip", async () => {
+    const { root, channel, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/a"), "A");
+    symlinkSync("/etc/a", join(root, "etc/l"));
+    const [a, l, none, dir, list] = await Promise.all([files.readFile("/etc/a"), files.readLink("/etc/l"), files.exists("/etc/none"), files.isDirectory("/etc"), files.readDir("/etc")]);
+    expect([a, l, none, dir, list?.sort()]).toEqual(["A", "/etc/a", false, true, ["a", "l"]]);
+    expect(channel.scripts).toHaveLength(1);
+  });
+
+  it("read a file's modification time, not a link's target's", async () => {
+    const { root, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/a"), "A");
+    utimesSync(join(root, "etc/a"), 1_000_000, 1_000_000);
+    expect(await files.modifiedAt("/etc/a")).toBe(1_000_000_000);
+    expect(await files.modifiedAt("/etc/none")).toBeNull();
+  });
+});

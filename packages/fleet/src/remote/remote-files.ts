@@ -1,0 +1,313 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
+import { q, SSH_FAILED, type ShellChannel } from "../ssh/ssh-connection.js";
+
+/** The sh library every file script starts with (see host-files.sh). */
+export const HOST_FILES_LIB = readFileSync(new URL("./host-files.sh", import.meta.url), "utf8");
+
+/** Users and groups of the target, from its own databases (read at detection). */
+export interface HostUsers {
+  users: Map<string, { uid: number; gid: number }>;
+  groups: Map<string, number>;
+}
+
+export function parseUserDatabases(passwd: string, group: string): HostUsers {
+  const users = new Map<string, { uid: number; gid: number }>();
+  for (const line of passwd.split("\n")) {
+    const [name, , uid, gid] = line.split(":");
+    if (name && uid !== undefined && gid !== undefined && !users.has(name)) users.set(name, { uid: Number(uid), gid: Number(gid) });
+  }
+  const groups = new Map<string, number>();
+  for (const line of group.split("\n")) {
+    const [name, , gid] = line.split(":");
+    if (name && gid !== undefined && !groups.has(name)) groups.set(name, Number(gid));
+  }
+  return { users, groups };
+}
+
+const PROCESS_TAG = randomBytes(4).toString("hex");
+let counter = 0;
+
+/** A temp name beside `base`, the shape core's cleanup knows: `.<base>.tend-<pid>-<hex>`. */
+function tempName(base: string): string {
+  return `${tempPrefix(base)}${process.pid}-${PROCESS_TAG}${(counter++).toString(16)}`;
+}
+
+function tempPrefix(base: string): string {
+  return `.${base.slice(0, 200)}.tend-`;
+}
+
+/** dirname and basename of an absolute, normal host path; TEND_UNSAFE_PATH otherwise. */
+function split(path: string): { dir: string; name: string } {
+  const parts = path.split("/").filter((p) => p !== "");
+  if (!path.startsWith("/") || parts.length === 0 || parts.some((p) => p === "." || p === "..") || path.includes("\0")) {
+    throw new TendError("TEND_UNSAFE_PATH", `${JSON.stringify(path)} is not an absolute, normal path`, { hint: "Paths are absolute, without `.` or `..` parts" });
+  }
+  const name = parts.pop()!;
+  return { dir: `/${parts.join("/")}`, name };
+}
+
+const UNSAFE: Record<string, string> = {
+  link: "a folder on the way became a symlink",
+  moved: "a folder on the way was swapped while tend stepped into it",
+  loop: "symlinks on the way loop",
+  dangling: "a symlink on the way points at a missing path with `..` in it",
+  gone: "a folder on the way vanished",
+  notdir: "a part of the path is not a folder",
+  users: "the way runs through folders of more than one non-root user",
+  owner: "the file would be given to another user than the one who owns its folder",
+  "target-link-folder": "a symlink is where the folder goes",
+  "target-file-folder": "a file is where the folder goes",
+  "target-dir-or-device": "a folder or device is where the link goes",
+  "now-link": "it is now a symlink, not the file tend wrote",
+  "now-dir": "it is now a folder",
+  "now-other": "it is now a device or socket",
+  "now-not-folder": "it is no longer a folder",
+  "target-dir": "a folder is at the target",
+  "target-other": "a device or socket is at the target",
+};
+
+const VERBS: Record<FileOperation["op"], string> = { write: "write", symlink: "link", mkdir: "make the folder", remove: "delete", rmdir: "delete the folder", "clean-temps": "clean up beside", append: "append to" };
+
+function failure(operation: FileOperation, kind: string, detail: string, host: string): TendError {
+  const what = `cannot ${VERBS[operation.op]} ${operation.path} on ${host}`;
+  if (kind === "target-link") return new TendError("TEND_UNSAFE_PATH", `${what}: a symlink is at the target (-> ${detail}); tend never writes through a link it did not make`, { hint: "Remove the link, or point the resource at the real path" });
+  if (kind in UNSAFE) return new TendError("TEND_UNSAFE_PATH", `${what}: ${UNSAFE[kind]}`, { hint: "Check the path on the host; tend refuses to follow it" });
+  if (kind === "batch") return new TendError("TEND_DISK_FULL", `${what}: not written, since the rest of its batch could not be (out of space)`, { hint: "Free space on the host and run apply again" });
+  if (kind === "as-user") return new TendError("TEND_PERMISSION", `${what}: could not act as uid ${detail} (sudo -n or su)`, { hint: "tend writes in a user's folder as that user: allow root to run sh as them" });
+  if (kind === "absent") return new TendError("TEND_IO", `${what}: its folder is missing`);
+  if (/No space|quota/i.test(detail)) return new TendError("TEND_DISK_FULL", `${what}: ${detail}`, { hint: "Free space on the host and run apply again" });
+  if (/Read-only/i.test(detail)) return new TendError("TEND_READ_ONLY", `${what}: ${detail}`, { hint: "The file system is read-only on the host" });
+  if (/Permission denied|Operation not permitted/i.test(detail)) return new TendError("TEND_PERMISSION", `${what}: ${detail}`, { hint: "tend needs root on the host (a root login, or sudo -n)" });
+  return new TendError("TEND_IO", `${what}: ${detail || kind}`);
+}
+
+interface ReadRecord {
+  kind: string;
+  detail: string;
+  data: string[];
+}
+
+function hex(lines: string[]): string {
+  return Buffer.from(lines.join("").replace(/\s+/g, ""), "hex").toString("utf8");
+}
+
+/**
+ * A host's files over a channel: each call is one sh script (the library plus one line per
+ * operation) in one round trip; a batch of writes is staged in their folders, made durable, then
+ * renamed in order, all in that one script. Confinement is done on the target (see host-files.sh).
+ */
+export class RemoteHostFiles implements HostFileAccess {
+  readonly root = "/";
+
+  constructor(
+    private readonly channel: ShellChannel,
+    private readonly host: string,
+    private readonly users: HostUsers,
+    /** Where `/` is on the target: `/`, except in tests (a temp folder). */
+    private readonly targetRoot = "/",
+  ) {}
+
+  real(path: string): string {
+    return path;
+  }
+
+  forgetFolders(): void {
+    // Each script resolves its paths afresh.
+  }
+
+  private async run(body: string): Promise<string> {
+    const script = `ROOT=${q(this.targetRoot)}\nLIB=${q(HOST_FILES_LIB)}\neval "$LIB"\n${body}`;
+    const result = await this.channel.script(script);
+    if (result.exitCode === SSH_FAILED || (result.exitCode !== 0 && result.stdout === "")) {
+      throw new TendError("TEND_FLEET_CONNECTION", `${this.host}: a file script failed (exit ${result.exitCode}): ${result.stderr.trim().split("\n").slice(-3).join(" ")}`, {
+        hint: "Run the command again once the host is reachable: the state on the host lets the rerun converge",
+        resource: this.host,
+      });
+    }
+    return result.stdout;
+  }
+
+  /** Reads waiting for the next flush: those asked for in the same turn share one round trip. */
+  private queued: { calls: string[]; resolve: (records: ReadRecord[]) => void; reject: (error: unknown) => void }[] = [];
+
+  /** Runs read calls (`i_KIND IDX PATH`, IDX from 0); the records by index. */
+  private reads(calls: string[]): Promise<ReadRecord[]> {
+    return new Promise((resolve, reject) => {
+      if (this.queued.length === 0) setImmediate(() => void this.flush());
+      this.queued.push({ calls, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queued;
+    this.queued = [];
+    const lines: string[] = [];
+    const offsets = batch.map((entry) => {
+      const offset = lines.length;
+      entry.calls.forEach((call, i) => lines.push(call.replace(/^(i_[a-z]+) \d+ /, `$1 ${offset + i} `)));
+      return offset;
+    });
+    let out: string;
+    try {
+      out = await this.run(lines.join("\n"));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    const records: ReadRecord[] = [];
+    let current: ReadRecord | undefined;
+    for (const line of out.split("\n")) {
+      const m = /^@(\d+)\t([a-z]+)(?:\t(.*))?$/.exec(line);
+      if (m) {
+        current = { kind: m[2]!, detail: m[3] ?? "", data: [] };
+        records[Number(m[1])] = current;
+      } else if (current && line !== "") current.data.push(line);
+    }
+    batch.forEach((entry, b) => entry.resolve(entry.calls.map((_, i) => records[offsets[b]! + i] ?? { kind: "error", detail: "no answer", data: [] })));
+  }
+
+  async inspectAll(paths: readonly string[]): Promise<PathContent[]> {
+    if (paths.length === 0) return [];
+    const records = await this.reads(paths.map((p, i) => `i_inspect ${i} ${q(p)}`));
+    return records.map((r, i) => {
+      switch (r.kind) {
+        case "absent":
+          return { kind: "absent" };
+        case "file":
+          return { kind: "file", content: hex(r.data) };
+        case "symlink":
+          return { kind: "symlink", target: hex(r.data).replace(/\n$/, "") };
+        case "directory":
+          return { kind: "directory" };
+        case "other":
+          return { kind: "other" };
+        default:
+          throw new TendError("TEND_UNSAFE_PATH", `cannot read ${paths[i]} on ${this.host}: ${UNSAFE[r.detail] ?? r.detail}`, { hint: "Check the path on the host; tend refuses to follow it" });
+      }
+    });
+  }
+
+  async exists(path: string): Promise<boolean> {
+    const [r] = await this.reads([`i_exists 0 ${q(path)}`]);
+    return r!.kind === "yes";
+  }
+
+  async isDirectory(path: string): Promise<boolean> {
+    const [r] = await this.reads([`i_isdir 0 ${q(path)}`]);
+    return r!.kind === "yes";
+  }
+
+  /** Whole seconds (what POSIX tools give): a change within the second it started is not seen as newer. */
+  async modifiedAt(path: string): Promise<number | null> {
+    const [r] = await this.reads([`i_mtime 0 ${q(path)}`]);
+    return r!.kind === "mtime" ? Number(r!.detail) * 1000 : null;
+  }
+
+  async readFile(path: string): Promise<string | null> {
+    const [found] = await this.inspectAll([path]);
+    return found!.kind === "file" ? found!.content : null;
+  }
+
+  async readLink(path: string): Promise<string | null> {
+    const [found] = await this.inspectAll([path]);
+    return found!.kind === "symlink" ? found!.target : null;
+  }
+
+  async readDir(path: string): Promise<string[] | null> {
+    const [r] = await this.reads([`i_list 0 ${q(path)}`]);
+    if (r!.kind !== "list") return null;
+    return r!.data.filter((l) => l.startsWith("=")).map((l) => l.slice(1));
+  }
+
+  ownership(owner?: string, group?: string): Ownership {
+    const result: Ownership = {};
+    if (owner) {
+      const entry = this.users.users.get(owner) ?? numeric(owner, (id) => [...this.users.users.values()].find((u) => u.uid === id));
+      if (!entry) throw new TendError("TEND_USAGE", `unknown user \`${owner}\` on ${this.host}`, { field: "owner" });
+      result.uid = entry.uid;
+      result.gid = entry.gid;
+    }
+    if (group) {
+      const gid = this.users.groups.get(group) ?? numeric(group, (id) => id);
+      if (gid === undefined) throw new TendError("TEND_USAGE", `unknown group \`${group}\` on ${this.host}`, { field: "group" });
+      result.gid = gid;
+    }
+    return result;
+  }
+
+  /** The script line for one operation. */
+  private line(index: number, operation: FileOperation): string {
+    const { dir, name } = split(operation.path);
+    const id = (n: number | undefined) => (n === undefined ? "-" : String(n));
+    const head = (kind: string, own: string) => `op ${index} ${kind} ${q(dir)} ${own}`;
+    switch (operation.op) {
+      case "write":
+        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(operation.content)}`;
+      case "symlink":
+        return `${head("symlink", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(operation.target)}`;
+      case "mkdir":
+        return `${head("mkdir", id(operation.owner?.uid))} ${q(name)} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)}`;
+      case "remove":
+        return `${head("remove", "-")} ${q(name)} ${operation.kind}`;
+      case "rmdir":
+        return `${head("rmdir", "-")} ${q(name)} ${operation.ephemeral.map(q).join(" ")}`;
+      case "clean-temps":
+        return `${head("clean", "-")} ${q(tempPrefix(name))}`;
+      case "append":
+        return `${head("append", "-")} ${q(name)} ${operation.mode.toString(8)} ${q(operation.content)}`;
+    }
+  }
+
+  async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
+    if (operations.length === 0) return [];
+    const results: (TendError | null | undefined)[] = operations.map(() => undefined);
+    const lines: string[] = [];
+    operations.forEach((operation, index) => {
+      try {
+        lines.push(this.line(index, operation));
+      } catch (error) {
+        results[index] = error as TendError;
+      }
+    });
+    lines.push("settle");
+    const out = await this.run(lines.join("\n"));
+    for (const line of out.split("\n")) {
+      const m = /^(\d+)\t(ok|fail)(?:\t([^\t]*)\t?(.*))?$/.exec(line);
+      if (!m) continue;
+      const index = Number(m[1]);
+      const operation = operations[index];
+      if (!operation || results[index] instanceof TendError) continue;
+      results[index] = m[2] === "ok" ? null : failure(operation, m[3] ?? "", m[4] ?? "", this.host);
+    }
+    return results.map((r, i) => (r === undefined ? new TendError("TEND_FLEET_CONNECTION", `${this.host}: no answer for ${VERBS[operations[i]!.op]} ${operations[i]!.path}`, { resource: this.host }) : r));
+  }
+
+  private async performOne(operation: FileOperation): Promise<void> {
+    const [failed] = await this.perform([operation]);
+    if (failed) throw failed;
+  }
+
+  async writeFile(path: string, content: string, options: { mode?: number; owner?: string; group?: string } = {}): Promise<void> {
+    await this.performOne({ op: "write", path, content, mode: options.mode ?? 0o644, owner: this.ownership(options.owner, options.group) });
+  }
+
+  async symlink(path: string, target: string): Promise<void> {
+    await this.performOne({ op: "symlink", path, target, owner: this.ownership() });
+  }
+
+  async remove(path: string): Promise<void> {
+    const [found] = await this.inspectAll([path]);
+    if (found!.kind === "absent") return;
+    await this.performOne({ op: "remove", path, kind: found!.kind === "symlink" ? "symlink" : "file" });
+  }
+
+  async mkdir(path: string, options: { mode?: number; owner?: string; group?: string } = {}): Promise<void> {
+    await this.performOne({ op: "mkdir", path, mode: options.mode ?? 0o755, owner: this.ownership(options.owner, options.group) });
+  }
+}
+
+function numeric<T>(text: string, find: (id: number) => T | undefined): T | undefined {
+  return /^\d+$/.test(text) ? find(Number(text)) : undefined;
+}
