@@ -1,6 +1,7 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
+import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
@@ -640,6 +641,9 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("tells before a reboot which services would not come back, and the reboot proves it", () =>
+    proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "boot does not wait for it (no link /etc/dinit.d/boot.d/tend-boot-off)" }), 240_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited description it replaced; alice's state folder the same", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");

@@ -5,6 +5,7 @@ import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -480,6 +481,24 @@ describe("services on a booted OpenRC", () => {
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("tells before a reboot which services would not come back, and the reboot proves it", () =>
+    proveBootTruth(host, {
+      specPath: "/spec/boot.yaml",
+      base: [],
+      offWhy: "it is in no runlevel (rc-update add it to default)",
+      cases: [
+        {
+          // linked by hand into a runlevel boot never reaches
+          name: "boot-elsewhere",
+          doc: bootDisabledService("boot-elsewhere"),
+          breakBoot: () => host.mustSh("mkdir -p /etc/runlevels/maint && rc-update add tend-boot-elsewhere maint"),
+          why: "it is in the runlevel maint, which boot does not reach (it starts sysinit, boot, default)",
+          planSays: "desired running but not enabled: it runs after this apply, but would not start after a reboot",
+          restore: () => host.mustSh("rc-update del tend-boot-elsewhere maint && rmdir /etc/runlevels/maint"),
+        },
+      ],
+    }), 240_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the backup of the script edited by hand", async () => {
     expect((await host.mustExec(["ls", "-A", "/var/lib/tend"])).split("\n").filter(Boolean)).toEqual(["backups", "lock", "state.json"]);

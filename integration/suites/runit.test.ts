@@ -5,6 +5,7 @@ import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
+import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -538,6 +539,25 @@ describe("services on runit (runsvdir as PID 1)", () => {
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("tells before a reboot which services would not come back, and the reboot proves it", () =>
+    proveBootTruth(host, {
+      specPath: "/spec/boot.yaml",
+      base: [],
+      offWhy: "/etc/sv/tend-boot-off/down keeps runsv from starting it at boot",
+      userTend: (args) => host.expectTend([...args, "--user", "alice"]),
+      cases: [
+        {
+          // alice's runsvdir runs now, but runsv leaves it down at boot: nothing starts her services
+          name: "boot-user",
+          doc: bootUserService("boot-user"),
+          user: true,
+          breakBoot: () => host.mustSh("touch /etc/sv/tend-runsvdir-alice/down"),
+          why: "it runs under alice's runsvdir /etc/sv/tend-runsvdir-alice, which has a down file, so nothing starts it at boot",
+          restore: () => host.mustSh("rm /etc/sv/tend-runsvdir-alice/down && sv up /etc/sv/tend-runsvdir-alice"),
+        },
+      ],
+    }), 240_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited run script it replaced", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");

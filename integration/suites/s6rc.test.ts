@@ -1,6 +1,7 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
+import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
@@ -447,6 +448,9 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("tells before a reboot which services would not come back, and the reboot proves it", () =>
+    proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited run file it replaced", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");

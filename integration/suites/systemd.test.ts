@@ -1,6 +1,7 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
+import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
@@ -734,6 +735,30 @@ systemd:
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("tells before a reboot which services would not come back, and the reboot proves it", () =>
+    proveBootTruth(host, {
+      specPath: "/spec/boot.yaml",
+      base: [],
+      offWhy: "it is not enabled",
+      // as alice herself: a `-M alice@` session would end her lingerless manager ten seconds later
+      userTend: (args) => host.expectTend([...args, "--user"], { user: "alice" }),
+      cases: [
+        {
+          name: "boot-user",
+          doc: bootUserService("boot-user"),
+          user: true,
+          breakBoot: () => host.mustSh("rm /var/lib/systemd/linger/alice"),
+          why: "alice has no linger, so alice's manager starts only when alice logs in (loginctl enable-linger alice)",
+          restore: async () => {
+            await host.mustSh("touch /var/lib/systemd/linger/alice && systemctl start user@1000.service");
+            expect(await host.mustSh("systemctl is-active user@1000.service")).toBe("active\n");
+          },
+        },
+      ],
+      // the image's own readiness waits for alice's manager, which nothing starts now
+      reboot: { ready: 'state=$(systemctl is-system-running --wait 2>/dev/null); case "$state" in running|degraded) ;; *) exit 1 ;; esac' },
+    }), 240_000);
 
   it("leaves nothing in the state folders but the lock and the state (no temp files, no journal)", async () => {
     const entries = (await host.mustSh("ls -A /var/lib/tend")).split("\n").filter(Boolean);

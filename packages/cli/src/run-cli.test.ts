@@ -77,6 +77,17 @@ describe("tend", () => {
     const result = await cli(["observe", "service:nope", "--init", "runit", "--root", join(dir, "r")], dir);
     expect(result.err).toContain("service:nope is not declared");
   });
+
+  it("observes whether each service would run after a reboot, and why not, in text and JSON", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: on\nexec: /bin/sleep 1000\n---\ntend: v1alpha1\ntype: Service\nname: off\nexec: /bin/sleep 1000\ndesired: {state: running, enabled: false}\n");
+    const root = join(dir, "r");
+    expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
+    const text = await cli(["observe", "--init", "runit", "--root", root], dir);
+    expect(text.out).toContain("service:on\n  exists   yes\n  enabled  yes\n  at boot  starts\n");
+    expect(text.out).toContain("  at boot  does not start: /etc/sv/tend-off/down keeps runsv from starting it at boot\n");
+    const json = JSON.parse((await cli(["observe", "--json", "--init", "runit", "--root", root], dir)).out);
+    expect(json.result.resources).toContainEqual(expect.objectContaining({ key: "service:off", atBoot: { starts: false, why: "/etc/sv/tend-off/down keeps runsv from starting it at boot" } }));
+  });
 });
 
 describe("tend validate, with the host's providers", () => {

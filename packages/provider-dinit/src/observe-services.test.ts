@@ -40,6 +40,10 @@ describe("observeServices", () => {
     expect(observed.get("service:new")).toMatchObject({ exists: false, state: "stopped", enabled: false, unitFileState: "missing" });
     expect(observed.get("service:sshd")).toMatchObject({ exists: true, state: "stopped", enabled: false });
     expect(observed.get("service:sshd")?.details?.description).toBe("/lib/dinit.d/sshd");
+    // boot truth, from the same links: boot waits for what boot.d links
+    expect(observed.get("service:web")?.atBoot).toEqual({ starts: true });
+    expect(observed.get("service:bad")?.atBoot).toEqual({ starts: false, why: "boot does not wait for it (no link /etc/dinit.d/boot.d/tend-bad)" });
+    expect(observed.get("service:new")?.atBoot).toBeUndefined();
   });
 
   it("counts a starting service (waiting for its readiness) as running", async () => {
@@ -60,6 +64,7 @@ describe("observeServices", () => {
     const observed = await observeServices([service({ name: "tty1" })], ctx);
     expect(observed.get("service:tty1")).toMatchObject({ exists: true, unitFileState: "fixed" });
     expect(observed.get("service:tty1")?.enabled).toBeUndefined();
+    expect(observed.get("service:tty1")?.atBoot).toEqual({ starts: true, why: "/etc/dinit.d/boot names it as a dependency" });
   });
 
   it("follows @meta enable-via to the folder dinitctl enable links into", async () => {
@@ -74,6 +79,8 @@ describe("observeServices", () => {
     const observed = await observeServices([service({ name: "gdm" })], ctx);
     expect(observed.get("service:gdm")).toMatchObject({ exists: true, enabled: true });
     expect(observed.get("service:gdm")?.details).toMatchObject({ enabledVia: "graphical", link: "/etc/dinit.d/graphical.d/gdm" });
+    // it starts when graphical does, which these links alone do not tell
+    expect(observed.get("service:gdm")?.atBoot).toBeUndefined();
   });
 
   it("asks a user's own dinit, as the user, through the socket that exists", async () => {

@@ -1,6 +1,7 @@
 import type { Observation, ReadContext, Resource, Service } from "@tend/core/contract";
 import { findDescription } from "./find-description.js";
 import { listServices } from "./list-services.js";
+import { predictBoot } from "./predict-boot.js";
 import { resolveEnableLink } from "./resolve-enable-link.js";
 import { descriptionName, dinitName } from "./service-paths.js";
 
@@ -42,6 +43,8 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
     // A fixed dependency (`waits-for = NAME` in boot itself) is enabled for good: dinitctl can
     // neither add nor remove it, so it is left out of the comparison, like a static systemd unit.
     if (link.kind !== "fixed") observation.enabled = linked;
+    const atBoot = description ? predictBoot(link, linked, ctx.scope) : undefined;
+    if (atBoot) observation.atBoot = atBoot;
     if (listed?.ok) observation.state = entry && (entry.state === "started" || entry.state === "starting") ? "running" : "stopped";
     if (observation.state === "running" && entry?.pid !== undefined) observation.mainPid = entry.pid;
     observations.set(`service:${service.name}`, observation);

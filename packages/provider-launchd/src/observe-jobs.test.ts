@@ -78,6 +78,18 @@ describe("observeJobs in the system domain", () => {
     expect(observations.get("service:off")).toMatchObject({ exists: true, enabled: false });
   });
 
+  it("predicts boot from the plist and the overrides: RunAtLoad or KeepAlive starts it, a disabled override does not load it", async () => {
+    const { observations } = await observe();
+    expect(observations.get("service:web")?.atBoot).toEqual({ starts: true });
+    expect(observations.get("service:off")?.atBoot).toEqual({ starts: false, why: "a disabled override keeps launchd from loading it (launchctl enable system/tend.off)" });
+    expect(observations.get("timer:tick")?.atBoot).toBeUndefined();
+    const idle = service({ name: "idle", exec: "/opt/idle", restart: "always", launchd: { RunAtLoad: false, KeepAlive: false } });
+    const runner = new RecordingRunner().on("launchctl print system", { stdout: withOverrides(fixture("print-system-domain.txt"), {}) });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, [idle]);
+    expect((await observeJobs([idle], ctx)).get("service:idle")?.atBoot).toEqual({ starts: false, why: "its plist has neither RunAtLoad nor KeepAlive: launchd loads it at boot without starting it" });
+  });
+
   it("a loaded timer is armed (running); one not loaded is stopped", async () => {
     const { observations } = await observe();
     expect(observations.get("timer:tick")).toMatchObject({ exists: true, state: "running", enabled: true });
@@ -140,6 +152,8 @@ describe("observeJobs in a user's GUI domain", () => {
     const observations = await observeJobs([agent], ctx);
     expect(runner.lines).toEqual(["launchctl print gui/1000"]);
     expect(observations.get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: false, details: { domain: "gui/1000", pid: 512 } });
+    // a LaunchAgent runs with its user's login, never at boot
+    expect(observations.get("service:syncthing")?.atBoot).toEqual({ starts: false, why: "it is a LaunchAgent in gui/1000, loaded when its user logs in, not at boot" });
   });
 
   it("asks print-disabled when the domain print has no `disabled services` block, reading the legacy `=> true` form", async () => {

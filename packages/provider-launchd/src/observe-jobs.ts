@@ -2,6 +2,7 @@ import type { Observation, ReadContext, Resource } from "@tend/core/contract";
 import { keepsProcess } from "./keeps-process.js";
 import { launchdJob, type LaunchdJob } from "./launchd-job.js";
 import type { DomainJob } from "./parse-domain-print.js";
+import { predictBoot } from "./predict-boot.js";
 import { readDomain, type DomainView } from "./read-domain.js";
 import { jobPlist } from "./render-job.js";
 
@@ -36,15 +37,18 @@ export async function observeJobs(resources: Resource[], ctx: ReadContext): Prom
 function observe(resource: JobResource, job: LaunchdJob, fileExists: boolean, view: DomainView | undefined): Observation {
   const details: Record<string, string | number | boolean> = { domain: job.domain, label: job.label, plist: fileExists };
   if (view?.note) details.note = view.note;
+  const atBoot = resource.type === "service" ? predictBoot(job, jobPlist(resource), fileExists, view?.overrides ? view.overrides.get(job.label) === true : undefined) : undefined;
+  const boot = atBoot ? { atBoot } : {};
   if (!view?.present || !view.loaded) {
     const enabled = view?.overrides ? fileExists && view.overrides.get(job.label) !== true : undefined;
-    return { exists: fileExists, ...(enabled === undefined ? {} : { enabled }), details };
+    return { exists: fileExists, ...(enabled === undefined ? {} : { enabled }), ...(fileExists ? boot : {}), details };
   }
   const entry = view.loaded.get(job.label);
   details.loaded = entry !== undefined;
   if (entry?.pid !== undefined) details.pid = entry.pid;
   if (entry && entry.lastExit !== "-") details.lastExit = entry.lastExit;
   const observation: Observation = { exists: fileExists || entry !== undefined, details };
+  if (atBoot && observation.exists) observation.atBoot = atBoot;
   if (view.overrides) observation.enabled = fileExists && view.overrides.get(job.label) !== true;
   const state = stateOf(resource, entry);
   if (state) observation.state = state;

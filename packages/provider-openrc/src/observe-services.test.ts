@@ -52,6 +52,7 @@ describe("observeServices", () => {
       state: "running",
       enabled: true,
       canReload: true,
+      atBoot: { starts: true },
       mainPid: 4242,
       details: { runlevels: "default", status: "started", uptime: "00:01:02", respawns: 3, pid: 4242 },
     });
@@ -66,13 +67,23 @@ describe("observeServices", () => {
     expect(observations.get("service:cron")).toMatchObject({ exists: true, state: "stopped", enabled: false, canReload: false, details: { runlevels: "shutdown" } });
   });
 
+  it("predicts boot from the runlevel links: a boot runlevel starts it, another runlevel or none does not", async () => {
+    const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: RC_STATUS }) });
+    await writeHostTree(ctx.rootDir, HOST);
+    const observations = await observeServices(resources, ctx);
+    expect(observations.get("service:sshd")?.atBoot).toEqual({ starts: true });
+    expect(observations.get("service:cron")?.atBoot).toEqual({ starts: false, why: "it is in the runlevel shutdown, which boot does not reach (it starts sysinit, boot, default)" });
+    expect(observations.get("service:down")?.atBoot).toEqual({ starts: false, why: "it is in no runlevel (rc-update add it to default)" });
+    expect(observations.get("service:new")?.atBoot).toBeUndefined();
+  });
+
   it("runs nothing under --root and leaves the state unobserved", async () => {
     const runner = new RecordingRunner();
     const ctx = await applyContext({ init: "openrc", runner, offline: true });
     await writeHostTree(ctx.rootDir, HOST);
     const observations = await observeServices(resources, ctx);
     expect(runner.lines).toEqual([]);
-    expect(observations.get("service:web")).toEqual({ exists: true, enabled: true, canReload: true, details: { runlevels: "default" } });
+    expect(observations.get("service:web")).toEqual({ exists: true, enabled: true, canReload: true, details: { runlevels: "default" }, atBoot: { starts: true } });
     expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: {} });
   });
 

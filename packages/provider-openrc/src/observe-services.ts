@@ -1,6 +1,7 @@
 import { resourceKey, type Observation, type ReadContext, type Resource, type Service } from "@tend/core/contract";
 import { parseRcStatus, type RcStatusEntry } from "./parse-rc-status.js";
 import { RC_STATUS_ARGV } from "./rc-commands.js";
+import { predictBoot } from "./predict-boot.js";
 import { readDaemon } from "./read-daemon.js";
 import { readRunlevels, runlevelsOf } from "./read-runlevels.js";
 import { scriptCanReload } from "./script-can-reload.js";
@@ -29,6 +30,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       canReload: service.exec === undefined ? text !== null && scriptCanReload(text) : service.reloadSignal !== undefined,
       details: linked.length > 0 ? { runlevels: linked.join(" ") } : {},
     };
+    if (text !== null) observation.atBoot = predictBoot(linked);
     if (statuses) {
       const { state, details } = await observeState(service, script, statuses.get(script), ctx);
       observation.state = state;

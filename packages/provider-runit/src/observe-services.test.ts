@@ -60,6 +60,12 @@ describe("observeServices (system)", () => {
     });
     expect(observed.get("service:web")?.details).toEqual({ sv: "run: /etc/sv/tend-web: (pid 1140) 3s; run: log: (pid 1135) 3s", pid: 1140, seconds: 3, logPid: 1135 });
     expect(observed.get("service:new")?.details).toMatchObject({ supervised: false });
+    // boot truth, from the same links and down files
+    expect(observed.get("service:web")?.atBoot).toEqual({ starts: true });
+    expect(observed.get("service:off")?.atBoot).toEqual({ starts: false, why: "/etc/sv/tend-off/down keeps runsv from starting it at boot" });
+    expect(observed.get("service:new")?.atBoot).toEqual({ starts: false, why: "it is not linked into /etc/runit/runsvdir/default" });
+    expect(observed.get("service:sshd")?.atBoot).toEqual({ starts: false, why: "/etc/sv/sshd/down keeps runsv from starting it at boot" });
+    expect(observed.get("service:gone")?.atBoot).toBeUndefined();
   });
 
   it("a link that points elsewhere does not enable", async () => {
@@ -82,7 +88,7 @@ describe("observeServices (system)", () => {
     await link(ctx.rootDir, "/etc/runit/runsvdir/default/tend-web", "/etc/sv/tend-web");
     const observed = await observeServices([service("web", { exec: "/bin/web" })], ctx);
     expect(ctx.runner.calls).toEqual([]);
-    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true });
+    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true, atBoot: { starts: true } });
   });
 
   it("runs no command when nothing exists", async () => {
@@ -106,6 +112,13 @@ describe("observeServices (user)", () => {
     await link(ctx.rootDir, runsvdir.link, runsvdir.dir);
     expect((await observeServices([syncthing], ctx)).get("service:syncthing")).toMatchObject({ exists: true, state: "running", enabled: true });
     expect(runner.lines).toEqual([`sv status ${dir}`]);
+    expect((await observeServices([syncthing], ctx)).get("service:syncthing")?.atBoot).toEqual({ starts: true });
+    // a runsvdir that runs now but that runsv leaves down at boot: nothing starts alice's services
+    await put(ctx.rootDir, `${runsvdir.dir}/down`);
+    expect((await observeServices([syncthing], ctx)).get("service:syncthing")).toMatchObject({
+      enabled: true,
+      atBoot: { starts: false, why: "it runs under alice's runsvdir /etc/sv/tend-runsvdir-alice, which has a down file, so nothing starts it at boot" },
+    });
   });
 
   it("reports a missing tend-runsvdir-alice as drift and not enabled", async () => {
@@ -115,6 +128,7 @@ describe("observeServices (user)", () => {
       exists: true,
       enabled: false,
       drift: ["/etc/sv/tend-runsvdir-alice, which runs alice's runit services, is missing or was edited"],
+      atBoot: { starts: false, why: "it runs under alice's runsvdir /etc/sv/tend-runsvdir-alice, which is not linked into /etc/runit/runsvdir/default, so nothing starts it at boot" },
     });
   });
 });

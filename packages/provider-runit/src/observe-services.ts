@@ -1,6 +1,7 @@
 import type { Observation, ReadContext, Resource } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
 import { isRunning, type SvStatus } from "./parse-sv-status.js";
+import { predictBoot } from "./predict-boot.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { servicesOf } from "./services-of.js";
@@ -33,10 +34,12 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
     const present = exists[i]!;
     const enabled = present && (await startsAtBoot(layout, runsvdirInPlace, ctx));
     const status = statuses?.get(layout.dir);
+    const atBoot = present ? await predictBoot(layout, runsvdir, ctx.files) : undefined;
     result.set(`service:${service.name}`, {
       exists: present,
       ...(statuses === undefined ? {} : { state: isRunning(status) ? ("running" as const) : ("stopped" as const) }),
       enabled,
+      ...(atBoot ? { atBoot } : {}),
       ...(layout.user && present && !runsvdirInPlace ? { drift: [`${runsvdir!.dir}, which runs ${runsvdir!.user}'s runit services, is missing or was edited`] } : {}),
       ...(status ? { details: statusDetails(status) } : {}),
       ...(status?.service?.state === "run" && status.service.pid !== undefined ? { mainPid: status.service.pid } : {}),

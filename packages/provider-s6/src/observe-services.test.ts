@@ -13,6 +13,7 @@ const fixture = (name: string) => readFile(new URL(`./__fixtures__/observe-live/
 /** The captures ran on a private live dir; the provider reads the host's. */
 const asHostLive = (text: string) => text.replaceAll("/tmp/s6rc-obs/live", "/run/s6-rc");
 
+const OUTSIDE_BUNDLE = "it is not in the tend bundle of /etc/s6/db/current, the database boot uses";
 const declared = ["web", "db", "worker", "off", "new"].map((name) => service({ name, exec: `/usr/bin/${name}` }));
 
 async function liveHost(runner: RecordingRunner) {
@@ -45,6 +46,15 @@ describe("observeServices on a live host", () => {
     expect(observed.get("service:worker")).toMatchObject({ exists: true, state: "stopped", enabled: true, details: { "s6-rc": "down" } });
     expect(observed.get("service:off")).toMatchObject({ exists: true, state: "running", enabled: false });
     expect(observed.get("service:new")).toEqual({ exists: false, state: "stopped", enabled: false });
+    // boot truth: running now, but outside the bundle boot brings up
+    expect(observed.get("service:web")?.atBoot).toEqual({ starts: true });
+    expect(observed.get("service:off")?.atBoot).toEqual({ starts: false, why: OUTSIDE_BUNDLE });
+    // a host whose default bundle (what its boot brings up) leaves tend out: nothing of tend starts
+    await mkdir(join(ctx.rootDir, "etc/s6/sv/default/contents.d"), { recursive: true });
+    await writeFile(join(ctx.rootDir, "etc/s6/sv/default/type"), "bundle\n");
+    expect((await observeServices(declared, ctx)).get("service:web")?.atBoot).toEqual({ starts: false, why: "the default bundle, which boot brings up, does not contain the tend bundle" });
+    await writeFile(join(ctx.rootDir, "etc/s6/sv/default/contents.d/tend"), "");
+    expect((await observeServices(declared, ctx)).get("service:web")?.atBoot).toEqual({ starts: true });
   });
 
   it("treats a database without a tend bundle (exit 3) as nothing enabled", async () => {
@@ -83,8 +93,8 @@ describe("observeServices offline (--root)", () => {
     const ctx = await compiledRoot(declared[0]!, off);
     const observed = await observeServices([declared[0]!, off, declared[4]!], ctx);
     expect(ctx.runner.lines).toEqual([]);
-    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true });
-    expect(observed.get("service:off")).toEqual({ exists: true, enabled: false });
+    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true, atBoot: { starts: true } });
+    expect(observed.get("service:off")).toEqual({ exists: true, enabled: false, atBoot: { starts: false, why: OUTSIDE_BUNDLE } });
     expect(observed.get("service:new")).toEqual({ exists: false, enabled: false });
   });
 
@@ -96,12 +106,13 @@ describe("observeServices offline (--root)", () => {
     expect(observed.get("service:web")).toEqual({
       exists: true,
       enabled: true,
+      atBoot: { starts: true },
       drift: ["/etc/s6/db/tend-g1-a, the database boot uses, holds an older definition of tend-web than /etc/s6/sv/tend-web: apply compiles it again"],
     });
     // A definition that differs on disk too is rewritten by apply, which compiles after it: no drift of this kind.
     await writeFile(join(ctx.rootDir, "etc/s6/sv/tend-web/run"), "#!/bin/sh\nexec /usr/bin/edited\n");
-    expect((await observeServices([changed], ctx)).get("service:web")).toEqual({ exists: true, enabled: true });
-    expect((await observeServices([declared[0]!], ctx)).get("service:web")).toEqual({ exists: true, enabled: true });
+    expect((await observeServices([changed], ctx)).get("service:web")).toEqual({ exists: true, enabled: true, atBoot: { starts: true } });
+    expect((await observeServices([declared[0]!], ctx)).get("service:web")).toEqual({ exists: true, enabled: true, atBoot: { starts: true } });
   });
 
   it("treats a current link to a missing database as nothing compiled", async () => {
@@ -124,8 +135,8 @@ describe("observeServices offline (--root)", () => {
       `s6-rc-db -b -c ${ctx.rootDir}/etc/s6/db/current contents tend`,
       `s6-rc-db -b -c ${ctx.rootDir}/etc/s6/db/current list services`,
     ]);
-    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true });
-    expect(observed.get("service:off")).toEqual({ exists: true, enabled: false });
+    expect(observed.get("service:web")).toEqual({ exists: true, enabled: true, atBoot: { starts: true } });
+    expect(observed.get("service:off")).toEqual({ exists: true, enabled: false, atBoot: { starts: false, why: OUTSIDE_BUNDLE } });
     expect(observed.get("service:new")).toEqual({ exists: false, enabled: false });
   });
 

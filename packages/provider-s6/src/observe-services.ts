@@ -3,6 +3,7 @@ import { currentDatabase, diskDigest, readCompiledSources, renderedDigest, type 
 import { describeStatus } from "./describe-status.js";
 import { parseNameList } from "./name-list.js";
 import { parseSvstatBatch } from "./parse-svstat-batch.js";
+import { defaultBundleHoldsTend, predictBoot } from "./predict-boot.js";
 import { renderLongrun } from "./render-longrun.js";
 import { bundleContentsCommand, compiledServicesCommand, listLiveServicesCommand, listUpCommand } from "./s6-rc-commands.js";
 import { CURRENT_DATABASE, LIVE_DIR, liveServiceDir, serviceName, sourceDir } from "./s6-layout.js";
@@ -33,9 +34,11 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
   const compiled = await readCompiledSources(ctx.files);
   const enabled = compiled ? compiled.sources.bundle : await readBundleContents(ctx);
   const stale = await staleDefinitions(services, compiled, ctx);
+  const defaultHoldsTend = await defaultBundleHoldsTend(ctx.files);
   const withDrift = (key: string, observation: Observation): Observation => {
     const drift = stale.get(key);
-    return drift ? { ...observation, drift: [drift] } : observation;
+    const atBoot = observation.exists ? { atBoot: predictBoot(observation.enabled === true, defaultHoldsTend) } : {};
+    return drift ? { ...observation, ...atBoot, drift: [drift] } : { ...observation, ...atBoot };
   };
   const live = ctx.root === undefined && (await ctx.files.isDirectory(LIVE_DIR));
   if (!live) {

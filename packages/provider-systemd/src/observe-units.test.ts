@@ -185,3 +185,31 @@ describe("observeUnits and foreign drop-ins", () => {
     expect(observed.get("service:sshd")?.warnings).toBeUndefined();
   });
 });
+
+describe("observeUnits and boot truth", () => {
+  it("predicts from the unit file state whether each service would run after a reboot, with no extra process", async () => {
+    const runner = capturedHost();
+    const observed = await observeUnits([svc("web", { exec: "/bin/web" }), svc("disabled", { exec: "/bin/x" }), svc("masked", { exec: "/bin/x" }), svc("indirect-demo")], await readContext({ init: "systemd", runner }));
+    expect(observed.get("service:web")?.atBoot).toEqual({ starts: true });
+    expect(observed.get("service:disabled")?.atBoot).toEqual({ starts: false, why: "it is not enabled" });
+    expect(observed.get("service:masked")?.atBoot).toEqual({ starts: false, why: "it is masked" });
+    // an indirect unit starts only when something pulls it in: no prediction
+    expect(observed.get("service:indirect-demo")?.atBoot).toBeUndefined();
+    expect(runner.lines.filter((l) => !l.startsWith("systemctl list-") && !l.includes("MainPID"))).toEqual([]);
+  });
+
+  it("says an enabled user unit would not start after a reboot when its user has no linger, and would with it", async () => {
+    const runner = new RecordingRunner()
+      .on("systemctl --user -M alice@ list-unit-files", { stdout: fixture("list-unit-files-user.json") })
+      .on("systemctl --user -M alice@ list-units", { stdout: fixture("list-units-user.json") });
+    const sync = svc("syncthing", { exec: "syncthing serve --no-browser", user: true });
+    const ctx = await readContext({ init: "systemd", scope: "user", runner });
+    expect((await observeUnits([sync], ctx)).get("service:syncthing")?.atBoot).toEqual({
+      starts: false,
+      why: "alice has no linger, so alice's manager starts only when alice logs in (loginctl enable-linger alice)",
+    });
+    const { writeHostTree } = await import("@tend/testkit");
+    await writeHostTree(ctx.files.real("/"), { "var/lib/systemd/linger/alice": "" });
+    expect((await observeUnits([sync], ctx)).get("service:syncthing")?.atBoot).toEqual({ starts: true });
+  });
+});

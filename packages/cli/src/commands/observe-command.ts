@@ -38,8 +38,17 @@ function formatObservation(key: string, o: Observation | undefined): string {
   const fileState = o.unitFileState ? ` (${o.unitFileState})` : "";
   lines.push(`  enabled  ${o.enabled === undefined ? `unobservable${fileState}` : `${o.enabled ? "yes" : "no"}${fileState}`}`);
   if (o.canReload !== undefined) lines.push(`  reload   ${o.canReload ? "yes" : "no"}`);
+  if (o.atBoot) lines.push(`  at boot  ${atBootLine(o)}`);
   for (const drift of o.drift ?? []) lines.push(`  drift    ${drift}`);
   for (const warning of o.warnings ?? []) lines.push(`  warning  ${warning}`);
   for (const [name, value] of Object.entries(o.details ?? {})) lines.push(`  ${name.padEnd(8)} ${String(value)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Whether it would run after a reboot, and why, flagged when that differs from now. */
+function atBootLine(o: Observation): string {
+  const boot = o.atBoot!;
+  const said = `${boot.starts ? "starts" : "does not start"}${boot.why ? `: ${boot.why}` : ""}`;
+  const differs = o.state !== undefined && boot.starts !== (o.state === "running");
+  return differs ? `${said} (differs from now: ${o.state})` : said;
 }

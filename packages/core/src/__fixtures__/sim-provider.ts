@@ -6,6 +6,8 @@ export interface SimUnit {
   running: boolean;
   pid: number;
   canReload?: boolean;
+  /** Why boot would not start it even when enabled (a user manager without linger). */
+  bootBlocker?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
           // A distro unit can also be shipped as a file (by a package, or a `file` resource).
           if (!units.has(unitName(r)) && (await ctx.files.exists(`/lib/sim/${unitName(r)}`))) units.set(unitName(r), { enabled: false, running: false, pid: 0 });
           const unit = units.get(unitName(r));
-          out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.running ? { mainPid: unit.pid } : {}), ...(unit.canReload ? { canReload: true } : {}) } : { exists: false });
+          out.set(`${r.type}:${r.name}`, unit ? { exists: true, state: unit.running ? "running" : "stopped", enabled: unit.enabled, ...(unit.running ? { mainPid: unit.pid } : {}), ...(unit.canReload ? { canReload: true } : {}), atBoot: atBootOf(unit) } : { exists: false });
         }
         return out;
       },
@@ -83,4 +85,9 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
       },
     }),
   };
+}
+
+function atBootOf(unit: SimUnit): Observation["atBoot"] {
+  if (!unit.enabled) return { starts: false, why: "it is not enabled" };
+  return unit.bootBlocker ? { starts: false, why: unit.bootBlocker } : { starts: true };
 }

@@ -10,7 +10,7 @@ export type { Capabilities } from "./capabilities.js";
 export type { Operation, ResourceChange, ResourceOf } from "./change.js";
 export type { ApplyContext, HostFiles, HostFileWriter, ProviderState, ReadContext, RenderContext, StoreContext } from "./context.js";
 export type { HostFacts, InitName, Scope } from "./host.js";
-export type { Observation, Probe } from "./observation.js";
+export type { BootPrediction, Observation, Probe } from "./observation.js";
 export { API_VERSION, defineProvider, type ProviderDefinition } from "./provider.js";
 export type { Command, CommandResult, Runner } from "./runner.js";
 

@@ -31,8 +31,28 @@ export interface Observation {
    * started (stale builds): that is drift, and apply restarts the service.
    */
   mainPid?: number;
+  /**
+   * Boot truth: the provider's prediction of whether the service would be running after a reboot
+   * of the host, from what the init would do at boot (enabled, the user manager started at boot,
+   * the runsvdir, bundle or runlevel boot brings up). Core compares it with `state`: a service that
+   * runs now and would not after a reboot (or the reverse) gets a plan warning naming `why`, never
+   * drift. Undefined means the provider cannot tell.
+   */
+  atBoot?: BootPrediction;
   /** Anything else worth showing in `tend observe` (pid, sub-state, restarts). */
   details?: Record<string, string | number | boolean>;
+}
+
+/** Whether a service would be running after a reboot, and why (see Observation.atBoot). */
+export interface BootPrediction {
+  /** True when the init would start it at boot. */
+  starts: boolean;
+  /**
+   * The reason, in words an admin reads after "would not start after a reboot: " (or "would start
+   * after a reboot: "): `it is not enabled`, `alice has no linger, so her manager starts only when
+   * she logs in`. Always given when `starts` is false; optional when true.
+   */
+  why?: string;
 }
 
 /** A health reading used by verification: taken before and after the settle window. */

@@ -9,6 +9,7 @@ import type { Resource } from "../model/resource-schema.js";
 import type { RecordedArtifact, RecordedResource, StateFile } from "../state/state-file.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
 import { artifactId } from "./artifact-id.js";
+import { bootWarnings } from "./boot-warnings.js";
 import { contentHash } from "./content-hash.js";
 import { orderResources } from "./order-resources.js";
 import type { ArtifactWrite, Plan, PlanEntry } from "./plan-types.js";
@@ -165,6 +166,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   if ((ops.has("start") || ops.has("restart")) && ops.has("reload")) ops.delete("reload");
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
   entry.reasons = reasons;
+  if (resource.type === "service") entry.warnings.push(...bootWarnings(desiredOf(resource), observation, ops));
   const kept = Object.fromEntries(Object.entries(causes).filter(([op]) => ops.has(op as Operation)));
   if (Object.keys(kept).length > 0) entry.causes = kept;
   if (!record) entry.action = "add";

@@ -1,7 +1,8 @@
 import type { StartedTestContainer } from "testcontainers";
 import { HOST_IMAGE_SPECS, type HostImageName } from "./host-images.js";
 import { runCommand } from "./run-command.js";
-import type { ExecOptions, ExecResult, ExpectTendOptions, TestHost, WriteFileOptions } from "./test-host.js";
+import type { ExecOptions, ExecResult, ExpectTendOptions, RebootOptions, TestHost, WriteFileOptions } from "./test-host.js";
+import { waitForBoot } from "./wait-for-boot.js";
 import { waitFor, type Truthy, type WaitForOptions } from "./wait-for.js";
 
 /** Where the harness mounts the tend checkout and node inside every host. */
@@ -105,6 +106,18 @@ export class ContainerHost implements TestHost {
       `== container output (last 100 lines)`,
       `${output.stdout}${output.stderr}`.trimEnd(),
     ].join("\n");
+  }
+
+  async reboot(options: RebootOptions = {}): Promise<void> {
+    const spec = HOST_IMAGE_SPECS[this.name];
+    // systemd shuts down cleanly on the image's stop signal; sysvinit ignores SIGTERM, so other
+    // inits get a short grace before the kill (their services are killed at a power cut too).
+    await runCommand(["docker", "restart", "--time", spec.bootsSystemd ? "30" : "3", this.id]);
+    try {
+      await waitForBoot(this, options.ready ?? spec.ready, options.bootTimeoutMs ?? 120_000);
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n\n${await this.logs()}`, { cause: error });
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 export { startHost, type StartHostOptions } from "./start-host.js";
-export type { TestHost, ExecOptions, ExecResult, ExpectTendOptions, WriteFileOptions } from "./test-host.js";
+export type { TestHost, ExecOptions, ExecResult, ExpectTendOptions, RebootOptions, WriteFileOptions } from "./test-host.js";
 export type { Truthy, WaitForOptions } from "./wait-for.js";
 export { overlayStatus, type OverlayStatus } from "./overlay-status.js";
 export { ensureEngine, type EnsureEngineOptions } from "./ensure-engine.js";

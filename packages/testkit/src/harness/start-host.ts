@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { GenericContainer } from "testcontainers";
 import { ContainerHost, NODE_IN_HOST, TEND_IN_HOST } from "./container-host.js";
 import { ensureEngine } from "./ensure-engine.js";
 import { ensureImages } from "./ensure-images.js";
 import { HOST_IMAGE_SPECS, isHostImageName, type HostImageName } from "./host-images.js";
 import { repoRoot } from "./repo-root.js";
-import { runCommand } from "./run-command.js";
 import type { TestHost } from "./test-host.js";
+import { waitForBoot } from "./wait-for-boot.js";
 
 export interface StartHostOptions {
   /** More bind mounts, e.g. a fixtures folder. The repo and node are always mounted. */
@@ -33,29 +32,13 @@ export async function startHost(name: HostImageName, options: StartHostOptions =
   const started = await containerFor(name, image, options).start();
   const host = new ContainerHost(name, image, started);
   try {
-    await waitForBoot(host, options.bootTimeoutMs ?? 120_000);
+    await waitForBoot(host, HOST_IMAGE_SPECS[name].ready, options.bootTimeoutMs ?? 120_000);
   } catch (error) {
     const logs = await host.logs();
     await host.stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n\n${logs}`, { cause: error });
   }
   return host;
-}
-
-/** Polls the image's readiness script; gives up at once if the container is gone (PID 1 exited). */
-async function waitForBoot(host: ContainerHost, timeoutMs: number): Promise<void> {
-  const ready = HOST_IMAGE_SPECS[host.name].ready;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const exitCode = await host.exec(["/bin/sh", "-c", ready], { timeoutMs: 30_000 }).then((r) => r.exitCode, () => -1);
-    if (exitCode === 0) return;
-    const state = await runCommand(["docker", "inspect", "--format", "{{.State.Status}}", host.id], { okCodes: "any" });
-    if (state.stdout.trim() !== "running") {
-      throw new Error(`the ${host.name} host stopped while booting (container ${state.stdout.trim() || "gone"})`);
-    }
-    if (Date.now() > deadline) throw new Error(`the ${host.name} init did not finish booting within ${timeoutMs / 1000} s`);
-    await sleep(200);
-  }
 }
 
 /**

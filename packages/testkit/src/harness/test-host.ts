@@ -64,6 +64,19 @@ export interface TestHost {
   waitFor<T>(check: () => Promise<T> | T, options: WaitForOptions): Promise<Truthy<T>>;
   /** The init's status and log, then the container's own output: for failure messages. */
   logs(): Promise<string>;
+  /**
+   * Reboots the host as a power cycle would, keeping its disk: the init shuts down (`docker
+   * restart`), the container starts again on the same filesystem with fresh tmpfs mounts (/run),
+   * and this waits until the init has finished booting, as startHost does.
+   */
+  reboot(options?: RebootOptions): Promise<void>;
   /** Kills and removes the container. Safe to call twice. */
   stop(): Promise<void>;
+}
+
+export interface RebootOptions {
+  /** A shell script that exits 0 once booted, instead of the image's own (which may wait for what a test undid). */
+  ready?: string;
+  /** Default 120 s. */
+  bootTimeoutMs?: number;
 }
