@@ -21,7 +21,7 @@ export class ContentCache {
   private constructor(readonly dir: string) {}
 
   /** The running user's cache, or undefined when there is none tend may trust. */
-  static open(env: NodeJS.ProcessEnv = process.env): ContentCache | undefined {
+  static open(env: Record<string, string | undefined> = process.env): ContentCache | undefined {
     const dir = cacheDir(env);
     if (!dir || !ownFolder(dir)) return undefined;
     return new ContentCache(dir);
@@ -83,7 +83,7 @@ export function cacheKey(...parts: string[]): string {
 }
 
 /** `TEND_CACHE_DIR`, else root's `/var/cache/tend`, else `$XDG_CACHE_HOME/tend` or `~/.cache/tend`. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function cacheDir(env: Record<string, string | undefined> = process.env): string | undefined {
   if (env.TEND_CACHE_DIR !== undefined) return env.TEND_CACHE_DIR === "" || !isAbsolute(env.TEND_CACHE_DIR) ? undefined : env.TEND_CACHE_DIR;
   if (process.geteuid?.() === 0) return "/var/cache/tend";
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, "tend");
