@@ -4,6 +4,7 @@ import { ServiceSchema, TendError, TimerSchema, type Operation, type Resource, t
 import { applyContext, RecordingRunner, type TestApplyContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { fixture, withJobs, withOverrides, withoutOverrides } from "./__fixtures__/domain-prints.js";
+import { plistHash } from "./loaded-plists.js";
 import { applyBatch, applyChange } from "./apply-batch.js";
 import { removeBatch, removeChange } from "./remove-batch.js";
 import { renderJob } from "./render-job.js";
@@ -55,6 +56,8 @@ describe("applyBatch: as many launchctl calls for 60 services as for 3 (issue 16
       expect(failures).toEqual(new Map());
       expect(runner.lines).toEqual(["launchctl print system", `launchctl bootstrap system ${services.map((s) => `/Library/LaunchDaemons/tend.${s.name}.plist`).join(" ")}`]);
       expect(ctx.logged).toContain(`service:s${size - 1}: bootstrapped /Library/LaunchDaemons/tend.s${size - 1}.plist into system`);
+      // what each bootstrap loaded is noted, for loaded-definition drift
+      expect(ctx.state.get<Record<string, string>>("loaded")).toEqual(Object.fromEntries(services.map((s) => [`tend.${s.name}`, plistHash(s)])));
       counts.push(runner.lines.length);
     }
     expect(counts).toEqual([2, 2]);

@@ -4,6 +4,7 @@ import { bootstrapJobs } from "./bootstrap-jobs.js";
 import type { JobChange } from "./job-change.js";
 import { launchdJob } from "./launchd-job.js";
 import { loadedLabels } from "./loaded-labels.js";
+import { noteLoaded, plistHash } from "./loaded-plists.js";
 import { readDomain } from "./read-domain.js";
 
 /**
@@ -90,6 +91,7 @@ async function applyInDomain(domain: string, jobs: JobChange[], ctx: ApplyContex
   const loadingNow = live(loading);
   merge(await bootstrapJobs(domain, loadingNow, ctx));
   for (const j of live(loadingNow)) {
+    noteLoaded(ctx.state, j.job.label, plistHash(j.change.resource));
     ctx.log(reloading.includes(j) ? `${j.change.key}: booted out and bootstrapped ${j.job.target} again` : `${j.change.key}: bootstrapped ${j.job.path} into ${domain}`);
   }
   for (const j of live(kicking)) await launchctl(j, ["kickstart", ...(has(j, "restart") ? ["-k"] : []), j.job.target], `kickstarted ${j.job.target}`);

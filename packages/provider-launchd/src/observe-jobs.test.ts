@@ -141,6 +141,45 @@ describe("observeJobs in the system domain", () => {
   });
 });
 
+describe("observeJobs: the definition launchd loaded", () => {
+  const web = service({ name: "web", exec: "/opt/web/bin/server", restart: "always" });
+  const printed = () => withJobs(fixture("print-system-domain.txt"), [{ pid: 4242, status: "-", label: "tend.web" }]);
+
+  it("reports a loaded job whose last bootstrap loaded another plist than tend renders now, and plan restarts it without rewriting the plist", async () => {
+    const runner = new RecordingRunner().on("launchctl print system", { stdout: withOverrides(printed(), { "tend.web": "enabled" }) });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, [web]);
+    ctx.state.set("loaded", { "tend.web": "0".repeat(64) }); // what an earlier bootstrap loaded
+    const observed = (await observeJobs([web], ctx)).get("service:web")!;
+    expect(observed.olderDefinition).toEqual(["launchd runs an older definition than /Library/LaunchDaemons/tend.web.plist"]);
+    const rendered = new Map([["service:web", renderJob(web, ctx)]]);
+    const artifacts = rendered.get("service:web")!.map((a) => ({ store: "file", path: a.path, hash: `sha256:${createHash("sha256").update(a.content, "utf8").digest("hex")}` }));
+    const plan = planChanges({
+      host: ctx.host,
+      initDisplayName: "launchd",
+      scope: ctx.scope,
+      resources: [web],
+      state: { version: 2, serial: 1, providers: {}, resources: { "service:web": { resource: web, provider: "launchd", artifacts } } },
+      providers: new Map([["service:web", { name: "launchd", refused: [] }]]),
+      rendered,
+      current: new Map(rendered.get("service:web")!.map((a) => [`file:${a.path}`, a.content])),
+      observations: new Map([["service:web", observed]]),
+      adopt: false,
+    });
+    expect(plan.entries[0]).toMatchObject({ action: "change", ops: ["restart"], writes: [], staleDefinition: true, drift: ["launchd runs an older definition than /Library/LaunchDaemons/tend.web.plist"] });
+  });
+
+  it("says nothing when the plist it loaded is the one tend renders, or when no bootstrap was noted", async () => {
+    const runner = new RecordingRunner().on("launchctl print system", { stdout: withOverrides(printed(), { "tend.web": "enabled" }) });
+    const ctx = await applyContext({ init: "launchd", runner });
+    await writePlists(ctx, [web]);
+    expect((await observeJobs([web], ctx)).get("service:web")!.olderDefinition).toBeUndefined();
+    const { plistHash } = await import("./loaded-plists.js");
+    ctx.state.set("loaded", { "tend.web": plistHash(web) });
+    expect((await observeJobs([web], ctx)).get("service:web")!.olderDefinition).toBeUndefined();
+  });
+});
+
 describe("observeJobs in a user's GUI domain", () => {
   const agent = service({ name: "syncthing", exec: "syncthing serve", user: true, restart: "always" });
 

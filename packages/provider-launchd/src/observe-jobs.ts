@@ -1,5 +1,6 @@
 import type { Observation, ReadContext, Resource } from "@tend/core/contract";
 import { keepsProcess } from "./keeps-process.js";
+import { loadedOlder, plistHash } from "./loaded-plists.js";
 import { launchdJob, type LaunchdJob } from "./launchd-job.js";
 import type { DomainJob } from "./parse-domain-print.js";
 import { predictBoot } from "./predict-boot.js";
@@ -29,7 +30,11 @@ export async function observeJobs(resources: Resource[], ctx: ReadContext): Prom
   const observations = new Map<string, Observation>();
   for (const { resource, job } of jobs) {
     const fileExists = await ctx.files.exists(job.path);
-    observations.set(`${resource.type}:${resource.name}`, observe(resource, job, fileExists, domains.get(job.domain)));
+    const observation = observe(resource, job, fileExists, domains.get(job.domain));
+    if (observation.details?.loaded === true && loadedOlder(ctx.state, job.label, plistHash(resource))) {
+      observation.olderDefinition = [`launchd runs an older definition than ${job.path}`];
+    }
+    observations.set(`${resource.type}:${resource.name}`, observation);
   }
   return observations;
 }

@@ -1,5 +1,6 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { bootoutJobs } from "./bootout-jobs.js";
+import { forgetLoaded } from "./loaded-plists.js";
 import type { JobChange } from "./job-change.js";
 import { launchdJob } from "./launchd-job.js";
 import { loadedLabels } from "./loaded-labels.js";
@@ -31,7 +32,11 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
     const loaded = await loadedLabels(jobs, view, ctx);
     const unloading = jobs.filter(({ job }) => loaded.has(job.label));
     (await bootoutJobs(domain, unloading, ctx, { wait: false })).forEach((error, key) => failures.set(key, error));
-    for (const { change, job } of unloading) if (!failures.has(change.key)) ctx.log(`${change.key}: booted out ${job.target}`);
+    for (const { change, job } of unloading) {
+      if (failures.has(change.key)) continue;
+      forgetLoaded(ctx.state, job.label);
+      ctx.log(`${change.key}: booted out ${job.target}`);
+    }
     for (const { change, job } of jobs) {
       if (failures.has(change.key) || !leftDisabled(change, job.label, view.overrides)) continue;
       try {

@@ -21,9 +21,14 @@ const MANAGED_COMMENT = MANAGED_HEADER.replace(/^# /, "");
  * world-writable, or launchctl refuses it ("Path had bad ownership/permissions"); a LaunchAgent
  * belongs to its user (the core's default in a user scope).
  */
+/** The bytes of a job's plist, as tend writes it. */
+export function plistContent(resource: Extract<Resource, { type: "service" | "timer" }>): string {
+  return serializePlist(jobPlist(resource), { comment: MANAGED_COMMENT });
+}
+
 export function renderJob(resource: Resource, ctx: RenderContext): Artifact[] {
   if (resource.type === "file" || resource.type === "package") return [];
-  const content = serializePlist(jobPlist(resource), { comment: MANAGED_COMMENT });
+  const content = plistContent(resource);
   const artifact: Artifact = { path: jobPath(resource, ctx.scope, ctx.host), content, mode: 0o644 };
   if (!resource.user) {
     artifact.owner = "root";

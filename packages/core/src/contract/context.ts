@@ -38,6 +38,8 @@ export interface ReadContext extends RenderContext {
   files: HostFiles;
   /** `--root DIR` when applying into an image root; observation must then work offline. */
   root?: string;
+  /** The provider's state bag, to read while observing (only apply changes it). */
+  state?: ProviderState;
 }
 
 /** A small JSON bag the provider keeps in the state file (e.g. s6's database generation). */

@@ -32,6 +32,13 @@ export interface Observation {
    */
   mainPid?: number;
   /**
+   * Loaded-definition drift the provider sees itself (launchd keeps the plist it loaded at
+   * bootstrap): the init runs an older definition than tend's files, described. Plan restarts it
+   * without rewriting the files, and apply's change says `filesChanged` so the provider loads
+   * the definition again. (Core finds it through /proc on Linux for every provider.)
+   */
+  olderDefinition?: string[];
+  /**
    * Boot truth: the provider's prediction of whether the service would be running after a reboot
    * of the host, from what the init would do at boot (enabled, the user manager started at boot,
    * the runsvdir, bundle or runlevel boot brings up). Core compares it with `state`: a service that

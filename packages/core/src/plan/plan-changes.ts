@@ -146,9 +146,10 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     ops.add("restart");
     causes.restart = causes.restart ? `${causes.restart} and it was ${replaced[0]}` : `it was ${replaced[0]}`;
   }
-  const older = input.offline || filesChanged ? undefined : input.olderDefinitions?.get(key);
+  const olderFound = [...(input.olderDefinitions?.get(key) ?? []), ...(observation?.olderDefinition ?? [])];
+  const older = input.offline || filesChanged || olderFound.length === 0 ? undefined : olderFound;
   if (older && restartRefused) entry.warnings.push(...older.map((o) => `${o}; it refuses a manual restart, so tend leaves it running`));
-  else if (older && resource.type === "service" && desiredOf(resource).state !== "stopped") {
+  else if (older && (resource.type === "timer" || (resource.type === "service" && desiredOf(resource).state !== "stopped"))) {
     // The provider brings the init up to date as if the files had just been written, then restarts.
     entry.drift.push(...older);
     entry.staleDefinition = true;
