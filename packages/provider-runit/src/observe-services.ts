@@ -28,13 +28,18 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
   const exists = await Promise.all(layouts.map((layout) => ctx.files.isDirectory(layout.dir)));
   const statuses = ctx.root === undefined ? await readSvStatus(layouts.filter((_, i) => exists[i]).map((layout) => layout.dir), ctx) : undefined;
 
+  // Every service's reads at once: on a remote host (fleet) they share round trips.
+  const [enabledAll, atBootAll] = await Promise.all([
+    Promise.all(layouts.map((layout, i) => (exists[i] ? startsAtBoot(layout, runsvdirInPlace, ctx) : false))),
+    Promise.all(layouts.map((layout, i) => (exists[i] ? predictBoot(layout, runsvdir, ctx.files) : undefined))),
+  ]);
   const result = new Map<string, Observation>();
   for (const [i, service] of services.entries()) {
     const layout = layouts[i]!;
     const present = exists[i]!;
-    const enabled = present && (await startsAtBoot(layout, runsvdirInPlace, ctx));
+    const enabled = enabledAll[i]!;
     const status = statuses?.get(layout.dir);
-    const atBoot = present ? await predictBoot(layout, runsvdir, ctx.files) : undefined;
+    const atBoot = atBootAll[i];
     result.set(`service:${service.name}`, {
       exists: present,
       ...(statuses === undefined ? {} : { state: isRunning(status) ? ("running" as const) : ("stopped" as const) }),
