@@ -85,8 +85,7 @@ export async function applyPlan(
   for (const entry of plan.entries) {
     const record = state.resources[entry.key];
     if (entry.action !== "none" || !record?.pending) continue;
-    const { pending: _pending, pendingWhy: _why, ...rest } = record;
-    store.set(state, entry.key, rest);
+    settle(entry.key, record.resource, []);
     cleared = true;
   }
   const active = plan.entries.filter((e) => e.action !== "none");
