@@ -4,6 +4,7 @@ import type { HostFileAccess } from "../host/host-access.js";
 import type { Resource } from "../model/resource-schema.js";
 import type { StateFile } from "../state/state-file.js";
 import { processStartedAt } from "./process-start.js";
+import { runningPid } from "./running-pid.js";
 
 /**
  * `/proc/stat`'s boot time is in whole seconds, so a start time read from /proc may be up to a
@@ -30,9 +31,9 @@ export async function findOlderDefinitions(
     if (resource.type !== "service") return [];
     const key = `service:${resource.name}`;
     const observation = observations.get(key);
-    const pid = observation?.mainPid;
+    const pid = runningPid(observation);
     const definition = (rendered.get(key) ?? []).filter((a) => (a.store ?? "file") === "file");
-    if (!state.resources[key] || observation?.state !== "running" || pid === undefined || definition.length === 0) return [];
+    if (!state.resources[key] || pid === undefined || definition.length === 0) return [];
     return [{ key, pid, definition }];
   });
   if (candidates.length === 0) return found;

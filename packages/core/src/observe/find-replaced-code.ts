@@ -2,6 +2,7 @@ import type { HostFiles } from "../contract/context.js";
 import type { Observation } from "../contract/observation.js";
 import type { Resource } from "../model/resource-schema.js";
 import { replacedCode } from "./replaced-code.js";
+import { runningPid } from "./running-pid.js";
 
 /**
  * Stale builds: for every running service whose init reports its main process, what that
@@ -18,8 +19,8 @@ export async function findReplacedCode(resources: Resource[], observations: Map<
       if (resource.type !== "service" || resource.restartOnUpgrade === false) return;
       const key = `service:${resource.name}`;
       const observation = observations.get(key);
-      const pid = observation?.mainPid;
-      if (observation?.state !== "running" || pid === undefined || !Number.isInteger(pid) || pid <= 1) return;
+      const pid = runningPid(observation);
+      if (pid === undefined) return;
       const maps = await files.readFile(`/proc/${pid}/maps`).catch(() => null);
       if (maps === null) return;
       const paths = replacedCode(maps);
