@@ -18,6 +18,17 @@ const change = (action: ResourceChange["action"], resource: Service, ops: Operat
   reasons: [],
 });
 const WEB = "/etc/sv/tend-web";
+
+/** `sv status` answers running for every directory asked about, with a new pid after each `sv term` (as runsv restarts it). */
+function restartable(): RecordingRunner {
+  let generation = 0;
+  return new RecordingRunner()
+    .on("sv term", () => {
+      generation += 1;
+      return {};
+    })
+    .on("sv status", (command) => ({ stdout: command.argv.slice(2).map((dir) => `run: ${dir}: (pid ${1000 + generation}) 0s; run: log: (pid 2) 0s\n`).join("") }));
+}
 const up = (dir: string) => ({ stdout: `run: ${dir}: (pid 1140) 0s; run: log: (pid 1135) 0s\n` });
 
 async function exists(path: string): Promise<boolean> {
@@ -147,7 +158,7 @@ describe("apply: user services", () => {
 });
 
 describe("apply: operations", () => {
-  const running = new RecordingRunner().on("sv status", (command) => up(command.argv[2]!));
+  const running = restartable();
   const run = async (resource: Service, ops: Operation[], action: ResourceChange["action"] = "change") => {
     running.clear();
     const ctx = await applyContext({ init: "runit", runner: running });
@@ -155,8 +166,39 @@ describe("apply: operations", () => {
     return { lines: running.lines, ctx };
   };
 
-  it("restart always: sv restart", async () => {
-    expect((await run(service("web", { exec: "/bin/web", restart: "always" }), ["restart"])).lines).toEqual([`sv status ${WEB}`, `sv restart ${WEB}`]);
+  it("restart always: the pid before, what sv restart sends (term, cont, up), then sv status until a new pid runs", async () => {
+    expect((await run(service("web", { exec: "/bin/web", restart: "always" }), ["restart"])).lines).toEqual([
+      `sv status ${WEB}`,
+      `sv status ${WEB}`,
+      `sv term ${WEB}`,
+      `sv cont ${WEB}`,
+      `sv up ${WEB}`,
+      `sv status ${WEB}`,
+    ]);
+  });
+
+  it("a restart is done only once runsv runs a new process: not while the old pid still runs, nor in runsv's one-second hold", async () => {
+    const readings = [
+      `run: ${WEB}: (pid 7) 40s; run: log: (pid 2) 40s`, // the wait for runsv
+      `run: ${WEB}: (pid 7) 40s; run: log: (pid 2) 40s`, // the pid before
+      `run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s`, // runsv has not acted yet
+      `down: ${WEB}: 0s, normally up, want up; run: log: (pid 2) 40s`, // it ran under a second: runsv waits one
+      `run: ${WEB}: (pid 9) 0s; run: log: (pid 2) 41s`,
+    ];
+    const runner = new RecordingRunner().on("sv status", () => ({ stdout: `${readings.shift() ?? readings.at(-1)}\n` }));
+    const ctx = await applyContext({ init: "runit", runner });
+    await applyChange(change("change", service("web", { exec: "/bin/web", restart: "always" }), ["restart"]), ctx);
+    expect(runner.lines.filter((line) => line.startsWith("sv status"))).toHaveLength(5);
+  });
+
+  it("a restart whose process never changes fails after sv's own seven seconds, with sv's wording", async () => {
+    const runner = new RecordingRunner().on("sv status", { stdout: `run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await expect(applyChange(change("change", service("web", { exec: "/bin/web", restart: "always" }), ["restart"]), ctx)).rejects.toMatchObject({
+      code: "TEND_COMMAND_FAILED",
+      message: `\`sv restart ${WEB}\` exited 1: timeout: run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s`,
+    });
+    expect(runner.lines.filter((line) => line === `sv status ${WEB}`)).toHaveLength(2 + 140); // pickup, before, then 7 s of 50 ms polls
   });
 
   it("restart with a finish script: stop (waits), then up, since ./finish would turn sv restart into a stop", async () => {
@@ -261,8 +303,7 @@ describe("remove", () => {
 
 describe("batches: one wave, the same commands for 3 services as for 60", () => {
   /** `sv status` answered for every directory it is asked about: supervised and running. */
-  const runsvEverywhere = () =>
-    new RecordingRunner().on("sv status", (command) => ({ stdout: command.argv.slice(2).map((dir) => `run: ${dir}: (pid 1) 0s; run: log: (pid 2) 0s\n`).join("") }));
+  const runsvEverywhere = restartable;
   const names = (count: number) => Array.from({ length: count }, (_, i) => `s${i}`);
   const dirs = (count: number) => names(count).map((name) => `/etc/sv/tend-${name}`).join(" ");
 
@@ -283,12 +324,21 @@ describe("batches: one wave, the same commands for 3 services as for 60", () => 
     expect(await commandsFor(60, add)).toEqual([`sv status ${dirs(60)}`, `sv up ${dirs(60)}`]);
   });
 
-  it("restarts: one sv restart, and one sv stop and one sv up for the policies whose ./finish would stop it", async () => {
+  it("restarts: one sv term, cont and up (and status before and after), and one sv stop and one sv up for the policies whose ./finish would stop it", async () => {
     const restart = (name: string) => change("change", service(name, { exec: `/bin/${name}`, restart: Number(name.slice(1)) % 2 === 0 ? "always" : "no" }), ["restart"]);
     const even = (count: number) => names(count).filter((_, i) => i % 2 === 0).map((name) => `/etc/sv/tend-${name}`).join(" ");
     const odd = (count: number) => names(count).filter((_, i) => i % 2 === 1).map((name) => `/etc/sv/tend-${name}`).join(" ");
     for (const count of [3, 60]) {
-      expect(await commandsFor(count, restart)).toEqual([`sv status ${dirs(count)}`, `sv restart ${even(count)}`, `sv stop ${odd(count)}`, `sv up ${odd(count)}`]);
+      expect(await commandsFor(count, restart)).toEqual([
+        `sv status ${dirs(count)}`,
+        `sv status ${even(count)}`,
+        `sv term ${even(count)}`,
+        `sv cont ${even(count)}`,
+        `sv up ${even(count)}`,
+        `sv status ${even(count)}`,
+        `sv stop ${odd(count)}`,
+        `sv up ${odd(count)}`,
+      ]);
     }
   });
 
@@ -334,18 +384,46 @@ describe("batches: failures are pinned on their service", () => {
     runner.on("sv status", (command) => ({ stdout: command.argv.slice(2).map((dir) => `run: ${dir}: (pid 1) 0s; run: log: (pid 2) 0s\n`).join("") }));
 
   it("by the line sv prints for each directory", async () => {
-    const runner = supervised(new RecordingRunner()).on(`sv restart ${A} ${B} ${C}`, {
+    const runner = supervised(new RecordingRunner()).on(`sv stop ${A} ${B} ${C}`, {
       exitCode: 1,
-      stdout: `ok: run: ${A}: (pid 10) 0s\ntimeout: run: ${B}: (pid 4213) 18s, want down, got TERM\nok: run: ${C}: (pid 12) 0s\n`,
+      stdout: `ok: down: ${A}: 0s\ntimeout: run: ${B}: (pid 4213) 18s, want down, got TERM\nok: down: ${C}: 0s\n`,
     });
     const ctx = await applyContext({ init: "runit", runner });
-    const failures = await applyBatch(three(["restart"]), ctx);
+    const failures = await applyBatch(three(["stop"]), ctx);
     expect([...failures.keys()]).toEqual(["service:b"]);
     expect(failures.get("service:b")).toMatchObject({
       code: "TEND_COMMAND_FAILED",
-      message: `\`sv restart ${B}\` exited 1: timeout: run: ${B}: (pid 4213) 18s, want down, got TERM`,
+      message: `\`sv stop ${B}\` exited 1: timeout: run: ${B}: (pid 4213) 18s, want down, got TERM`,
     });
-    expect(runner.lines).toEqual([`sv status ${A} ${B} ${C}`, `sv restart ${A} ${B} ${C}`]);
+    expect(runner.lines).toEqual([`sv status ${A} ${B} ${C}`, `sv stop ${A} ${B} ${C}`]);
+  });
+
+  it("a restart that does not take is pinned on its service; the others are done at the first reading", async () => {
+    let termed = false;
+    const runner = new RecordingRunner()
+      .on(`sv term ${A} ${B} ${C}`, () => {
+        termed = true;
+        return {};
+      })
+      .on("sv status", (command) => ({
+        stdout: command.argv
+          .slice(2)
+          .map((dir) => (termed && dir !== B ? `run: ${dir}: (pid 20) 0s\n` : `run: ${dir}: (pid 10) 9s${dir === B && termed ? ", got TERM" : ""}\n`))
+          .join(""),
+      }));
+    const ctx = await applyContext({ init: "runit", runner });
+    const failures = await applyBatch(three(["restart"]), ctx);
+    expect([...failures.keys()]).toEqual(["service:b"]);
+    expect(failures.get("service:b")).toMatchObject({ code: "TEND_COMMAND_FAILED", message: `\`sv restart ${B}\` exited 1: timeout: run: ${B}: (pid 10) 9s, got TERM` });
+    expect(runner.lines.slice(0, 6)).toEqual([
+      `sv status ${A} ${B} ${C}`,
+      `sv status ${A} ${B} ${C}`,
+      `sv term ${A} ${B} ${C}`,
+      `sv cont ${A} ${B} ${C}`,
+      `sv up ${A} ${B} ${C}`,
+      `sv status ${A} ${B} ${C}`,
+    ]);
+    expect(runner.lines.slice(6).every((line) => line === `sv status ${B}`)).toBe(true);
   });
 
   it("one by one when sv's output names no directory", async () => {

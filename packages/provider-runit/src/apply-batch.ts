@@ -3,6 +3,7 @@ import { linksTo } from "./links-to.js";
 import { missedItsDirectory } from "./missed-its-directory.js";
 import { rendersDownFile } from "./render-service.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
+import { restartServices } from "./restart-services.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";
 import { svSignalCommand } from "./sv-signal-command.js";
 import { holdsTransientDown } from "./transient-down.js";
@@ -60,7 +61,7 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   // the restart into a stop (verified: `sv restart` left both down). Those are stopped and waited
   // for (`sv stop`, at most 7 s), then started again.
   const plain = restarting.filter((item) => item.layout.distro || item.service.restart === "always");
-  record(await svBatch(ctx, ["restart"], targets(plain)));
+  record(await restartServices(ctx, targets(plain)));
   const finishing = restarting.filter((item) => !plain.includes(item));
   record(await svBatch(ctx, ["stop"], targets(finishing)));
   record(await svBatch(ctx, ["up"], targets(finishing.filter((item) => !failures.has(item.change.key)))));
