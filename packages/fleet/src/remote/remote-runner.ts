@@ -11,7 +11,7 @@ export function remoteCommandLine(command: Command, privilege: string): string {
   return `${privilege}env -i ${assignments} ${asUser}${command.argv.map(q).join(" ")}`;
 }
 
-/** Runs the providers' commands on the target, one ssh session each over the host's connection. */
+/** Runs the providers' commands on the target, in the host connection's shell sessions (see SshConnection). */
 export class RemoteRunner implements Runner {
   constructor(
     private readonly channel: ShellChannel & { privilege?: string },

@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TendError } from "@tend/core";
 import type { SshDestination } from "../inventory/load-inventory.js";
+import { SessionPool } from "./session-pool.js";
 
 export interface ShellResult {
   exitCode: number;
@@ -21,6 +22,11 @@ export interface ShellChannel {
   hold(line: string): ChildProcess;
 }
 
+/** A script ends with a newline (which changes nothing for sh), so that it can travel as a here-document. */
+export function scriptText(script: string): string {
+  return script.endsWith("\n") ? script : `${script}\n`;
+}
+
 /** ssh exits 255 when the connection, not the remote command, failed. */
 export const SSH_FAILED = 255;
 
@@ -31,7 +37,10 @@ export function q(value: string): string {
 
 /**
  * One host over the system's OpenSSH client: a master connection (ControlMaster, persisting while
- * tend runs) in tend's private control folder, every command a session multiplexed over it.
+ * tend runs) in tend's private control folder, and over it a few long-lived shell sessions that
+ * run the commands one after another ({@link SessionPool}): a command costs a round trip, not a
+ * new ssh client and session. A command whose input cannot travel as a here-document, and the
+ * lock holder, get a session of their own.
  * ssh_config is honoured (nothing here overrides it but the control settings and BatchMode, which
  * makes a prompt a failure); host keys are checked as ssh_config says, never turned off.
  */
@@ -39,6 +48,7 @@ export class SshConnection implements ShellChannel {
   /** `sudo -n ` when the login is not root (set once detection saw the uid). */
   privilege = "";
   private readonly controlPath: string;
+  private readonly pool: SessionPool;
 
   constructor(
     readonly name: string,
@@ -47,6 +57,7 @@ export class SshConnection implements ShellChannel {
   ) {
     // %C-like, but short: sockets have a ~100-byte path limit.
     this.controlPath = join(controlDir, createHash("sha256").update(name).digest("hex").slice(0, 16));
+    this.pool = new SessionPool(() => this.spawnSsh("/bin/sh"), name);
   }
 
   /** Arguments naming the destination and its settings, before the remote command. */
@@ -85,11 +96,11 @@ export class SshConnection implements ShellChannel {
   }
 
   script(script: string, timeoutMs?: number): Promise<ShellResult> {
-    return this.command(`${this.privilege}/bin/sh -s`, script, timeoutMs);
+    return this.command(`${this.privilege}/bin/sh -s`, scriptText(script), timeoutMs);
   }
 
-  command(line: string, input: string, timeoutMs = 120_000): Promise<ShellResult> {
-    return collect(this.spawnSsh(line), input, timeoutMs, this.name);
+  async command(line: string, input: string, timeoutMs = 120_000): Promise<ShellResult> {
+    return (await this.pool.run(line, input, timeoutMs)) ?? (await collect(this.spawnSsh(line), input, timeoutMs, this.name));
   }
 
   hold(line: string): ChildProcess {
@@ -98,6 +109,7 @@ export class SshConnection implements ShellChannel {
 
   /** Ends the master connection (and with it every session still on it). */
   async close(): Promise<void> {
+    this.pool.close();
     const child = spawn("ssh", ["-O", "exit", ...this.destinationArgs(), this.dest.host], { stdio: "ignore" });
     await exited(child, 10_000);
   }
