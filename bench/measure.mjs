@@ -1,6 +1,6 @@
 // Shared by the benchmarks: timing whole commands, medians, fresh folders, spec generators.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,6 +13,22 @@ export function timeRun(argv, { cwd, okCodes = [0] } = {}) {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (!okCodes.includes(result.status ?? -1)) throw new Error(`${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
   return ms;
+}
+
+const PEAK = new URL("./peak-memory.cjs", import.meta.url).pathname;
+
+/**
+ * One run of tend (`args` after the CLI) with its time and its peak resident memory in MB (node's
+ * own maxRSS, written at exit by bench/peak-memory.cjs); it must exit 0.
+ */
+export function runWithPeak(args, { cwd } = {}) {
+  const file = join(freshDir("tend-bench-peak-"), "kb");
+  const argv = [process.execPath, "-r", PEAK, CLI, ...args];
+  const start = process.hrtime.bigint();
+  const result = spawnSync(argv[0], argv.slice(1), { cwd, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, TEND_BENCH_PEAK_FILE: file } });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`tend ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return { ms, peakMb: Number(readFileSync(file, "utf8")) / 1024 };
 }
 
 export function median(samples) {

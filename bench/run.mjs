@@ -60,6 +60,7 @@ for (const row of rows) {
   const value = row.count !== undefined ? `${row.count}` : `${row.ms.toFixed(0)} ms`;
   let verdict = "";
   if (row.ratio !== undefined) verdict = `${row.ratio.toFixed(2)}x ${row.of}${row.goal ? ` (goal <= ${row.goal}x)` : ""}`;
+  else if (row.of !== undefined) verdict = row.of;
   if (row.limitMs !== undefined) verdict = `(goal <= ${row.limitMs / 1000} s)`;
   if (row.count !== undefined && row.goal !== undefined) verdict = `(goal <= ${row.goal})`;
   const over = (row.ratio !== undefined && row.goal !== undefined && row.ratio > row.goal) || (row.limitMs !== undefined && row.ms > row.limitMs) || (row.count !== undefined && row.goal !== undefined && row.count > row.goal);

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureImages, overlayStatus, startHost, type HostImageName, type TestHost } from "@tend/testkit/harness";
+import { ensureImages, overlayStatus, startHost, type TestHost, type TestImageName } from "@tend/testkit/harness";
 
 /** What /proc/1/comm reads on each host once booted. */
-const PID_1: Record<HostImageName, string> = {
+const PID_1: Record<TestImageName, string> = {
   systemd: "systemd",
   runit: "runsvdir",
   openrc: "init",
@@ -22,7 +22,7 @@ const PID_1: Record<HostImageName, string> = {
 };
 
 /** A check only the init of that host can pass. */
-const INIT_CHECKS: Record<HostImageName, { what: string; check: (host: TestHost) => Promise<void> }> = {
+const INIT_CHECKS: Record<TestImageName, { what: string; check: (host: TestHost) => Promise<void> }> = {
   systemd: {
     what: "alice's lingering user manager answers her systemctl --user, and ssh is a distro unit",
     check: async (host) => {
@@ -94,7 +94,7 @@ async function startS6Service(host: TestHost): Promise<void> {
   });
 }
 
-for (const name of Object.keys(PID_1) as HostImageName[]) {
+for (const name of Object.keys(PID_1) as TestImageName[]) {
   const status = overlayStatus(name);
   const title = status.available ? `the ${name} host` : `the ${name} host (skipped: ${status.why})`;
 

@@ -1,7 +1,13 @@
-/** Every host the harness can start, one image (and one init) each. */
+/** The test hosts, one image (and one init) each: the integration project builds them all. */
 export const HOST_IMAGES = ["systemd", "runit", "openrc", "s6", "cron", "dinit", "s6rc", "supervisord"] as const;
 
-export type HostImageName = (typeof HOST_IMAGES)[number];
+/** Hosts only the benchmark starts (built on demand, never by the test run). */
+export const BENCH_IMAGES = ["runit-python"] as const;
+
+export type TestImageName = (typeof HOST_IMAGES)[number];
+
+/** Every host the harness can start. */
+export type HostImageName = TestImageName | (typeof BENCH_IMAGES)[number];
 
 /** How one host image is built, run and watched. Folder: packages/testkit/images/<name>. */
 export interface HostImage {
@@ -38,6 +44,8 @@ systemctl is-active --quiet user@1000.service`,
     status: "systemctl --failed --no-pager; journalctl -b --no-pager -n 200",
   },
   runit: { parent: "base", capabilities: [], ready: runitReady, status: runitStatus },
+  // The fleet benchmark's hosts when Ansible is compared (its modules need Python on the target).
+  "runit-python": { parent: "runit", capabilities: [], ready: runitReady, status: runitStatus },
   openrc: {
     parent: "base",
     capabilities: [],
@@ -84,5 +92,5 @@ status=$?
 
 /** Narrows a string to a host image name. */
 export function isHostImageName(name: string): name is HostImageName {
-  return (HOST_IMAGES as readonly string[]).includes(name);
+  return (HOST_IMAGES as readonly string[]).includes(name) || (BENCH_IMAGES as readonly string[]).includes(name);
 }

@@ -4,4 +4,4 @@ export type { Truthy, WaitForOptions } from "./wait-for.js";
 export { overlayStatus, type OverlayStatus } from "./overlay-status.js";
 export { ensureEngine, type EnsureEngineOptions } from "./ensure-engine.js";
 export { ensureImages, type EnsureImagesOptions } from "./ensure-images.js";
-export { HOST_IMAGES, type HostImageName } from "./host-images.js";
+export { BENCH_IMAGES, HOST_IMAGES, type HostImageName, type TestImageName } from "./host-images.js";
