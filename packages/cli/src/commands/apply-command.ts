@@ -11,7 +11,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM:
  */
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
   if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
-  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson } = await import("@tend/core/runtime");
+  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson, TendErrors } = await import("@tend/core/runtime");
   const steps: string[] = [];
   const session = await openSession(line, {
     log: (text) => {
@@ -56,7 +56,8 @@ export async function applyCommand(line: CommandLine, io: CliIo): Promise<number
       },
     });
     io.progress?.stop();
-    for (const failure of report.failures) io.report(failure);
+    // One report: a person reads one error per set that differs only in its resource (--json keeps each).
+    if (report.failures.length > 0) io.report(report.failures.length === 1 ? report.failures[0] : new TendErrors(report.failures));
     io.out(report.ok ? `apply: done\n` : `apply: ${report.failures.length} failed\n`);
     io.result({ plan: planJson, steps, applied: true });
     return report.ok ? 0 : 1;

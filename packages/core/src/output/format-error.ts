@@ -5,7 +5,9 @@ import { PLAIN, type Paint } from "./paint.js";
 export function formatError(error: unknown, paint: Paint = PLAIN): string {
   // By shape, not instanceof: a provider may carry its own copy of @tend/core.
   if (TendError.isInstance(error) && Array.isArray((error as Partial<TendErrors>).errors)) {
-    return (error as TendErrors).errors.map((e) => formatError(e, paint)).join("");
+    return sameErrorGroups((error as TendErrors).errors)
+      .map((group) => formatError(group, paint))
+      .join("");
   }
   if (!TendError.isInstance(error)) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -21,4 +23,32 @@ export function formatError(error: unknown, paint: Paint = PLAIN): string {
   if (where.length > 0) lines.push(`  at ${where.join(", ")}`);
   if (error.hint) lines.push(...error.hint.split("\n").map((line, i) => (i === 0 ? `  ${paint.cyan("hint")} ${line}` : `  ${line}`)));
   return `${lines.join("\n")}\n`;
+}
+
+/** How many resources a grouped error names before "and N more". */
+const NAMED = 5;
+
+/**
+ * One error for each set of errors that differ only in their resource (a wave whose one command
+ * failed fails every service in it with the same words): the first few resources named, then how
+ * many more. `--json` keeps one diagnostic per resource; this is what a person reads.
+ */
+function sameErrorGroups(list: TendError[]): TendError[] {
+  const groups = new Map<string, TendError[]>();
+  for (const error of list) {
+    const { resource: _resource, ...rest } = error.location;
+    const key = JSON.stringify([error.code, error.message, error.hint, rest, Array.isArray((error as Partial<TendErrors>).errors)]);
+    groups.set(key, [...(groups.get(key) ?? []), error]);
+  }
+  return [...groups.values()].map((group) => {
+    const named = group.map((e) => e.location.resource).filter((r): r is string => r !== undefined);
+    if (group.length === 1 || named.length < 2) return group.length === 1 ? group[0]! : group;
+    const first = group[0]!;
+    const more = named.length > NAMED ? ` and ${(named.length - NAMED).toLocaleString("en-US")} more` : "";
+    return new TendError(first.code, first.message, {
+      ...first.location,
+      resource: `${named.slice(0, NAMED).join(", ")}${more}`,
+      ...(first.hint ? { hint: first.hint } : {}),
+    });
+  }).flat();
 }

@@ -33,6 +33,14 @@ describe("ExecaRunner", () => {
     expect(Date.now() - started).toBeLessThan(8_000);
   }, 15_000);
 
+  it("names a program that is not installed, with the PATH it looked in, in one error", async () => {
+    await expect(new ExecaRunner().run({ argv: ["tend-no-such-program", "--flag"] })).rejects.toMatchObject({
+      code: "TEND_COMMAND_FAILED",
+      message: "`tend-no-such-program --flag` did not finish: tend-no-such-program is not installed (no such program on PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)",
+      hint: "Install tend-no-such-program on this machine: tend runs the init's own tools, under --root too",
+    });
+  });
+
   it("gives commands a minimal environment with LC_ALL=C", async () => {
     const { stdout } = await new ExecaRunner().run({ argv: ["/usr/bin/env"], env: { EXTRA: "1" } });
     expect(stdout.split("\n").filter(Boolean).sort()).toEqual(["EXTRA=1", "LC_ALL=C", "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]);

@@ -37,6 +37,12 @@ export class ExecaRunner implements Runner {
       if (timedOut) killGroup(child.pid, "SIGKILL");
       if (timedOut) throw errors.commandFailed(command.argv, undefined, `timed out after ${timeout / 1000} s; its process group was killed`);
       if (result.exitCode === undefined) {
+        if ((result as { code?: string }).code === "ENOENT") {
+          const path = command.env?.PATH ?? BASE_ENV.PATH;
+          throw errors.commandFailed(command.argv, undefined, `${file} is not installed (no such program on PATH ${path})`, {
+            hint: `Install ${file} on this machine: tend runs the init's own tools, under --root too`,
+          });
+        }
         throw errors.commandFailed(command.argv, undefined, result.failed ? String(result.shortMessage ?? "could not run") : "killed");
       }
       return checkExit(command, { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) });
