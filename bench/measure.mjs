@@ -53,6 +53,9 @@ export function imageRoot(prefix = "tend-bench-root-") {
   for (const dir of ["etc/runit/runsvdir/default", "etc/dinit.d/boot.d", "etc/s6/sv", "etc/systemd/system", "etc/cron.d", "usr/sbin"]) mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, "etc/dinit.d/boot"), "type = internal\nwaits-for.d = /etc/dinit.d/boot.d\n");
   writeFileSync(join(root, "usr/sbin/cron"), "#!/bin/sh\n", { mode: 0o755 });
+  // The accounts an image has (a LaunchDaemon is root:wheel, as on macOS): tend looks owners up in the root.
+  writeFileSync(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+  writeFileSync(join(root, "etc/group"), "root:x:0:\nwheel:x:0:root\n");
   return root;
 }
 
