@@ -61,9 +61,12 @@ export class ShellSession {
   run(line: string, input: string, timeoutMs: number): Promise<ShellResult> {
     if (!this.idle) throw new Error("a shell session runs one command at a time");
     this.busy = true;
+    const delimiter = this.nextDelimiter();
     this.count += 1;
     const end = `__tend_end_${this.token}_${this.count}`;
-    const delimiter = `__tend_in_${this.token}_${this.count}`;
+    // Built once per command: check runs on every chunk of output.
+    const outEnd = new RegExp(`\n${end} (\\d+)\n$`);
+    const errEnd = new RegExp(`\n${end}\n$`);
     const stdin = input === "" ? `( ${line}\n) </dev/null\n` : `( ${line}\n) <<'${delimiter}'\n${input}${delimiter}\n`;
     this.out = new Collected();
     this.err = new Collected();
@@ -74,8 +77,8 @@ export class ShellSession {
         reject(new TendError("TEND_FLEET_CONNECTION", `${this.name}: no answer within ${timeoutMs / 1000} s`, { resource: this.name }));
       }, timeoutMs);
       const check = () => {
-        const status = this.out.endsWith(new RegExp(`\n${end} (\\d+)\n$`));
-        const errDone = this.err.endsWith(new RegExp(`\n${end}\n$`));
+        const status = this.out.endsWith(outEnd);
+        const errDone = this.err.endsWith(errEnd);
         if (status && errDone) {
           clearTimeout(timer);
           this.waiter = undefined;
