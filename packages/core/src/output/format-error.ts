@@ -38,11 +38,13 @@ function sameErrorGroups(list: TendError[]): TendError[] {
   for (const error of list) {
     const { resource: _resource, ...rest } = error.location;
     const key = JSON.stringify([error.code, error.message, error.hint, rest, Array.isArray((error as Partial<TendErrors>).errors)]);
-    groups.set(key, [...(groups.get(key) ?? []), error]);
+    const group = groups.get(key);
+    if (group) group.push(error);
+    else groups.set(key, [error]);
   }
-  return [...groups.values()].map((group) => {
+  return [...groups.values()].flatMap((group) => {
     const named = group.map((e) => e.location.resource).filter((r): r is string => r !== undefined);
-    if (group.length === 1 || named.length < 2) return group.length === 1 ? group[0]! : group;
+    if (named.length < 2) return group;
     const first = group[0]!;
     const more = named.length > NAMED ? ` and ${(named.length - NAMED).toLocaleString("en-US")} more` : "";
     return new TendError(first.code, first.message, {
@@ -50,5 +52,5 @@ function sameErrorGroups(list: TendError[]): TendError[] {
       resource: `${named.slice(0, NAMED).join(", ")}${more}`,
       ...(first.hint ? { hint: first.hint } : {}),
     });
-  }).flat();
+  });
 }

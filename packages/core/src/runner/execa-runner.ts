@@ -15,12 +15,13 @@ export class ExecaRunner implements Runner {
     const timeout = command.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const [file, ...args] = command.argv;
     if (!file) throw errors.usage("empty command");
+    const env = { ...BASE_ENV, ...command.env };
     const child = execa(file, args, {
       reject: false,
       detached: true,
       cleanup: true,
       input: command.input ?? "",
-      env: { ...BASE_ENV, ...command.env },
+      env,
       extendEnv: false,
       stripFinalNewline: false,
       ...(command.asUser ? { uid: command.asUser.uid, gid: command.asUser.gid } : {}),
@@ -38,8 +39,7 @@ export class ExecaRunner implements Runner {
       if (timedOut) throw errors.commandFailed(command.argv, undefined, `timed out after ${timeout / 1000} s; its process group was killed`);
       if (result.exitCode === undefined) {
         if ((result as { code?: string }).code === "ENOENT") {
-          const path = command.env?.PATH ?? BASE_ENV.PATH;
-          throw errors.commandFailed(command.argv, undefined, `${file} is not installed (no such program on PATH ${path})`, {
+          throw errors.commandFailed(command.argv, undefined, `${file} is not installed (no such program on PATH ${env.PATH})`, {
             hint: `Install ${file} on this machine: tend runs the init's own tools, under --root too`,
           });
         }
