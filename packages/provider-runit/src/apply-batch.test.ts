@@ -166,9 +166,8 @@ describe("apply: operations", () => {
     return { lines: running.lines, ctx };
   };
 
-  it("restart always: the pid before, what sv restart sends (term, cont, up), then sv status until a new pid runs", async () => {
+  it("restart always: the pid before (from the wait for runsv), what sv restart sends (term, cont, up), then sv status until a new pid runs", async () => {
     expect((await run(service("web", { exec: "/bin/web", restart: "always" }), ["restart"])).lines).toEqual([
-      `sv status ${WEB}`,
       `sv status ${WEB}`,
       `sv term ${WEB}`,
       `sv cont ${WEB}`,
@@ -179,8 +178,7 @@ describe("apply: operations", () => {
 
   it("a restart is done only once runsv runs a new process: not while the old pid still runs, nor in runsv's one-second hold", async () => {
     const readings = [
-      `run: ${WEB}: (pid 7) 40s; run: log: (pid 2) 40s`, // the wait for runsv
-      `run: ${WEB}: (pid 7) 40s; run: log: (pid 2) 40s`, // the pid before
+      `run: ${WEB}: (pid 7) 40s; run: log: (pid 2) 40s`, // the wait for runsv: the pid before
       `run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s`, // runsv has not acted yet
       `down: ${WEB}: 0s, normally up, want up; run: log: (pid 2) 40s`, // it ran under a second: runsv waits one
       `run: ${WEB}: (pid 9) 0s; run: log: (pid 2) 41s`,
@@ -188,7 +186,7 @@ describe("apply: operations", () => {
     const runner = new RecordingRunner().on("sv status", () => ({ stdout: `${readings.shift() ?? readings.at(-1)}\n` }));
     const ctx = await applyContext({ init: "runit", runner });
     await applyChange(change("change", service("web", { exec: "/bin/web", restart: "always" }), ["restart"]), ctx);
-    expect(runner.lines.filter((line) => line.startsWith("sv status"))).toHaveLength(5);
+    expect(runner.lines.filter((line) => line.startsWith("sv status"))).toHaveLength(4);
   });
 
   it("a restart whose process never changes fails after sv's own seven seconds, with sv's wording", async () => {
@@ -198,7 +196,7 @@ describe("apply: operations", () => {
       code: "TEND_COMMAND_FAILED",
       message: `\`sv restart ${WEB}\` exited 1: timeout: run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s`,
     });
-    expect(runner.lines.filter((line) => line === `sv status ${WEB}`)).toHaveLength(2 + 140); // pickup, before, then 7 s of 50 ms polls
+    expect(runner.lines.filter((line) => line === `sv status ${WEB}`)).toHaveLength(1 + 140); // the wait for runsv (the pid before), then 7 s of 50 ms polls
   });
 
   it("restart with a finish script: stop (waits), then up, since ./finish would turn sv restart into a stop", async () => {
@@ -331,7 +329,6 @@ describe("batches: one wave, the same commands for 3 services as for 60", () => 
     for (const count of [3, 60]) {
       expect(await commandsFor(count, restart)).toEqual([
         `sv status ${dirs(count)}`,
-        `sv status ${even(count)}`,
         `sv term ${even(count)}`,
         `sv cont ${even(count)}`,
         `sv up ${even(count)}`,
@@ -415,15 +412,14 @@ describe("batches: failures are pinned on their service", () => {
     const failures = await applyBatch(three(["restart"]), ctx);
     expect([...failures.keys()]).toEqual(["service:b"]);
     expect(failures.get("service:b")).toMatchObject({ code: "TEND_COMMAND_FAILED", message: `\`sv restart ${B}\` exited 1: timeout: run: ${B}: (pid 10) 9s, got TERM` });
-    expect(runner.lines.slice(0, 6)).toEqual([
-      `sv status ${A} ${B} ${C}`,
+    expect(runner.lines.slice(0, 5)).toEqual([
       `sv status ${A} ${B} ${C}`,
       `sv term ${A} ${B} ${C}`,
       `sv cont ${A} ${B} ${C}`,
       `sv up ${A} ${B} ${C}`,
       `sv status ${A} ${B} ${C}`,
     ]);
-    expect(runner.lines.slice(6).every((line) => line === `sv status ${B}`)).toBe(true);
+    expect(runner.lines.slice(5).every((line) => line === `sv status ${B}`)).toBe(true);
   });
 
   it("one by one when sv's output names no directory", async () => {

@@ -1,6 +1,7 @@
 import { errors, TendError, type ApplyContext, type Operation, type ResourceChange, type Service } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
 import { missedItsDirectory } from "./missed-its-directory.js";
+import type { SvStatus } from "./parse-sv-status.js";
 import { rendersDownFile } from "./render-service.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { restartServices } from "./restart-services.js";
@@ -41,7 +42,8 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   if (users.length > 0) {
     await ensureUserRunsvdir(scopeRunsvdir(ctx), ctx).catch((error: unknown) => users.forEach((item) => failures.set(item.change.key, error)));
   }
-  if (!ctx.offline) await awaitRunsv(live().filter(needsRunsv), ctx, failures);
+  // What sv status said once runsv supervised each: a restart is done when a pid other than this one runs.
+  const supervised = ctx.offline ? new Map<string, SvStatus>() : await awaitRunsv(live().filter(needsRunsv), ctx, failures);
 
   // `sv stop` waits (up to 7 s) until each is down, ./finish included: a stop is done when apply goes on.
   if (!ctx.offline) record(await svBatch(ctx, ["stop"], targets(live().filter(bringsDown))));
@@ -61,7 +63,7 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   // the restart into a stop (verified: `sv restart` left both down). Those are stopped and waited
   // for (`sv stop`, at most 7 s), then started again.
   const plain = restarting.filter((item) => item.layout.distro || item.service.restart === "always");
-  record(await restartServices(ctx, targets(plain)));
+  record(await restartServices(ctx, targets(plain), supervised));
   const finishing = restarting.filter((item) => !plain.includes(item));
   record(await svBatch(ctx, ["stop"], targets(finishing)));
   record(await svBatch(ctx, ["up"], targets(finishing.filter((item) => !failures.has(item.change.key)))));
@@ -102,8 +104,8 @@ function bringsDown(item: Item): boolean {
  * One wait for all the wave's directories; then, for the added tend services whose runsv started
  * before tend had finished the directory, one `sv -v exit` and one more wait.
  */
-async function awaitRunsv(items: Item[], ctx: ApplyContext, failures: Map<string, unknown>): Promise<void> {
-  if (items.length === 0) return;
+async function awaitRunsv(items: Item[], ctx: ApplyContext, failures: Map<string, unknown>): Promise<Map<string, SvStatus>> {
+  if (items.length === 0) return new Map();
   const first = await waitForPickup(items.map((item) => item.layout.dir), ctx);
   const early: Item[] = [];
   for (const item of items) {
@@ -111,12 +113,13 @@ async function awaitRunsv(items: Item[], ctx: ApplyContext, failures: Map<string
     if (!status) failures.set(item.change.key, notSupervised(item, ctx));
     else if (item.change.action === "add" && !item.layout.distro && (await missedItsDirectory(item.layout.dir, status, ctx))) early.push(item);
   }
-  if (early.length === 0) return;
+  if (early.length === 0) return first.statuses;
   for (const item of early) ctx.log(`runit: runsv started ${item.layout.dir} before tend had written it; restarting that runsv`);
   const exited = await svBatch(ctx, ["-v", "-w", "10", "exit"], early.map((item) => ({ key: item.change.key, dir: item.layout.dir })));
   exited.forEach((error, key) => failures.set(key, error));
   const again = await waitForPickup(early.filter((item) => !exited.has(item.change.key)).map((item) => item.layout.dir), ctx);
   for (const item of early) if (again.missing.includes(item.layout.dir)) failures.set(item.change.key, notSupervised(item, ctx));
+  return new Map([...first.statuses, ...again.statuses]);
 }
 
 function notSupervised(item: Item, ctx: ApplyContext): TendError {

@@ -1,4 +1,5 @@
 import { errors, type ApplyContext } from "@tend/core/contract";
+import type { SvStatus } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";
 
@@ -11,14 +12,14 @@ const ATTEMPTS = 7_000 / POLL_MS;
  * it did not run before. `sv restart` would wait too, but it checks only every 420 ms, and its
  * first check can come before runsv has acted on the TERM, when the old process still reads
  * `run:`; runsv then holds a service that ran for under a second for one more second before
- * starting it (`down: 0s, normally up, want up`), which a later reading reports as stopped. So:
- * the pids before, the three commands `sv restart` sends (term, cont, up; none waits), then one
- * batched `sv status` every 50 ms until each is `run:` with a new pid, for at most 7 s.
+ * starting it (`down: 0s, normally up, want up`), which a later reading reports as stopped. So,
+ * from the pids `before` (read by the wave's wait for runsv), the three commands `sv restart`
+ * sends (term, cont, up; none waits), then one batched `sv status` every 50 ms until each is
+ * `run:` with a new pid, for at most 7 s.
  */
-export async function restartServices(ctx: ApplyContext, targets: SvTarget[]): Promise<Map<string, unknown>> {
+export async function restartServices(ctx: ApplyContext, targets: SvTarget[], before: ReadonlyMap<string, SvStatus>): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   if (targets.length === 0) return failures;
-  const before = await readSvStatus(targets.map((t) => t.dir), ctx);
   let live = targets;
   for (const command of ["term", "cont", "up"]) {
     (await svBatch(ctx, [command], live)).forEach((error, key) => failures.set(key, error));
