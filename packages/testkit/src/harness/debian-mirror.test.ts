@@ -22,7 +22,7 @@ function aptDir(files: string[], sourcesList?: string): string {
 describe("debianMirror", () => {
   it("picks the mirror apt uses for bookworm here, past the non-Debian sources", () => {
     const dir = aptDir(["google-cloud-sdk.list", "nodesource.sources", "debian.sources"]);
-    expect(debianMirror("bookworm", dir, {})).toBe("http://deb.debian.org/debian");
+    expect(debianMirror("bookworm", dir, {})).toBe("http://mirror.example/debian");
   });
 
   it("prefers TEND_IT_MIRROR", () => {
@@ -31,13 +31,13 @@ describe("debianMirror", () => {
   });
 
   it("reads a one-line sources.list", () => {
-    const dir = aptDir([], "deb http://ftp.de.debian.org/debian bookworm main\n");
-    expect(debianMirror("bookworm", dir, {})).toBe("http://ftp.de.debian.org/debian");
+    const dir = aptDir([], "deb http://de.mirror.example/debian bookworm main\n");
+    expect(debianMirror("bookworm", dir, {})).toBe("http://de.mirror.example/debian");
   });
 
   it("falls back to a Debian archive apt uses for another suite", () => {
-    const dir = aptDir(["nodesource.sources"], "deb http://ftp.fr.debian.org/debian trixie main\n");
-    expect(debianMirror("bookworm", dir, {})).toBe("http://ftp.fr.debian.org/debian");
+    const dir = aptDir(["nodesource.sources"], "deb http://fr.mirror.example/debian trixie main\n");
+    expect(debianMirror("bookworm", dir, {})).toBe("http://fr.mirror.example/debian");
   });
 
   it("says what to set when apt knows no Debian mirror", () => {

@@ -7,22 +7,22 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/apt/${nam
 describe("parseAptSources", () => {
   it("reads every URI of a deb822 file, with its suites and components (this machine's debian.sources)", () => {
     expect(parseAptSources(fixture("debian.sources"), "deb822")).toEqual([
-      { uri: "http://deb.debian.org/debian", suites: ["bookworm", "bookworm-updates"], components: ["main"] },
-      { uri: "http://deb.debian.org/debian-security", suites: ["bookworm-security"], components: ["main"] },
+      { uri: "http://mirror.example/debian", suites: ["bookworm", "bookworm-updates"], components: ["main"] },
+      { uri: "http://mirror.example/debian-security", suites: ["bookworm-security"], components: ["main"] },
     ]);
   });
 
   it("reads a one-line file, skipping options, deb-src and comments", () => {
     const text = [
       "# deb http://old.example/debian bookworm main",
-      "deb [arch=amd64 signed-by=/usr/share/keyrings/x.gpg] http://ftp.de.debian.org/debian bookworm main contrib",
-      "deb-src http://ftp.de.debian.org/debian bookworm main",
+      "deb [arch=amd64 signed-by=/usr/share/keyrings/x.gpg] http://de.mirror.example/debian bookworm main contrib",
+      "deb-src http://de.mirror.example/debian bookworm main",
       "",
       fixture("google-cloud-sdk.list"),
     ].join("\n");
     expect(parseAptSources(text, "one-line")).toEqual([
-      { uri: "http://ftp.de.debian.org/debian", suites: ["bookworm"], components: ["main", "contrib"] },
-      { uri: "https://packages.cloud.google.com/apt", suites: ["cloud-sdk-bookworm"], components: ["main"] },
+      { uri: "http://de.mirror.example/debian", suites: ["bookworm"], components: ["main", "contrib"] },
+      { uri: "https://vendor.example/apt", suites: ["cloud-sdk-bookworm"], components: ["main"] },
     ]);
   });
 
