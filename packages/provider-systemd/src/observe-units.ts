@@ -5,6 +5,7 @@ import { hatchDirectives } from "./merge-escape-hatch.js";
 import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
 import { parseListUnits, type LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
+import { readUnitFilesOffline } from "./read-unit-files-offline.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from "./unit-name.js";
 import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
@@ -34,7 +35,8 @@ interface UnitReadings {
  * argv stays short for thousands of services. `show` runs only for distro units the lists
  * cannot answer for (see needsShow). `get-default` runs only when a display manager is declared.
  * NeedDaemonReload is not asked here: it matters only to units about to be (re)started, and
- * afterWrites asks for those.
+ * afterWrites asks for those. In an image root, tend's own units' states are read from the tree
+ * instead (readUnitFilesOffline): `systemctl --root` costs N² there.
  */
 export async function observeUnits(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
   const targets: Target[] = [];
@@ -85,21 +87,25 @@ async function readMainPids(targets: Target[], observations: Map<string, Observa
   }
 }
 
+/** The most tend units named one by one on a `list-unit-files` command line. */
+const MAX_NAMED = 500;
+
 async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadings> {
   const distroUnits = [...new Set(targets.filter((t) => isDistroUnit(t.resource)).map((t) => t.unit))];
-  const patterns = ["--", "tend-*", ...distroUnits];
+  const patterns = ["tend-*", ...distroUnits];
+  // In an image root tend's own units are read from the tree (see readUnitFilesOffline); only
+  // what that leaves, and the distro's units, are systemctl's.
+  const fromTree = ctx.root ? await readUnitFilesOffline(ctx.files) : undefined;
   // Offline no manager answers for an instance: its template's file says whether it exists.
   const templates = ctx.root ? distroUnits.flatMap((unit) => templateOf(unit) ?? []) : [];
-  const listFiles = systemctl(ctx, ["list-unit-files", "--output=json", ...patterns, ...new Set(templates)], { okCodes: [0, 1] });
+  // Past a few hundred names left over, the pattern keeps the argv short (and costs what it did).
+  const tendNames = fromTree && fromTree.unresolved.length <= MAX_NAMED ? fromTree.unresolved : ["tend-*"];
+  const listed = [...new Set([...tendNames, ...distroUnits, ...templates])];
   const [fileList, unitList] = await Promise.all([
-    ctx.run.run(listFiles),
-    ctx.root ? undefined : ctx.run.run(systemctl(ctx, ["list-units", "--all", "--output=json", ...patterns])),
+    listUnitFiles(listed, ctx),
+    ctx.root ? undefined : ctx.run.run(systemctl(ctx, ["list-units", "--all", "--output=json", "--", ...patterns])),
   ]);
-  // list-unit-files exits 1 when nothing matches, printing `[]`; without the list it failed.
-  if (fileList.exitCode !== 0 && !fileList.stdout.trim().startsWith("[")) {
-    throw errors.commandFailed(listFiles.argv, fileList.exitCode, fileList.stderr.trim());
-  }
-  const files = parseListUnitFiles(fileList.stdout);
+  const files = new Map([...(fromTree?.files ?? []), ...fileList]);
   if (ctx.root) await readInstancesOffline(distroUnits, files, ctx);
   const loaded = unitList ? parseListUnits(unitList.stdout) : undefined;
   const showFor = ctx.root ? [] : [...new Set(targets.filter((t) => needsShow(t, files)).map((t) => t.unit))];
@@ -109,6 +115,18 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
     shown = parseShowOutput(result.stdout, showFor);
   }
   return { files, loaded, shown };
+}
+
+/** `list-unit-files` for these names or patterns; nothing to ask when there are none. */
+async function listUnitFiles(names: string[], ctx: ReadContext): Promise<Map<string, UnitFile>> {
+  if (names.length === 0) return new Map();
+  const command = systemctl(ctx, ["list-unit-files", "--output=json", "--", ...names], { okCodes: [0, 1] });
+  const result = await ctx.run.run(command);
+  // list-unit-files exits 1 when nothing matches, printing `[]`; without the list it failed.
+  if (result.exitCode !== 0 && !result.stdout.trim().startsWith("[")) {
+    throw errors.commandFailed(command.argv, result.exitCode, result.stderr.trim());
+  }
+  return parseListUnitFiles(result.stdout);
 }
 
 const SHOW_PROPERTIES = "Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop";

@@ -62,16 +62,31 @@ describe("offline apply into an image root, with the real systemctl --root", () 
     expect(await readlink(join(etc, "default.target"))).toBe("/lib/systemd/system/graphical.target");
   });
 
-  it("observes offline with list-unit-files only: enabled-ness, never running", async () => {
+  it("observes offline from the tree and list-unit-files only: enabled-ness, never running", async () => {
     const runner = new RecordingRunner().on(/^systemctl --root=\S+ list-unit-files/, {
-      stdout: '[{"unit_file":"gdm.service","state":"disabled","preset":"enabled"},{"unit_file":"tend-backup.service","state":"static","preset":null},{"unit_file":"tend-backup.timer","state":"enabled","preset":"enabled"}]',
+      stdout: '[{"unit_file":"gdm.service","state":"disabled","preset":"enabled"}]',
     });
     const ctx = await applyContext({ init: "systemd", offline: true, runner });
+    await writeArtifacts(ctx, [backup]);
+    await ctx.files.symlink("/etc/systemd/system/timers.target.wants/tend-backup.timer", "/etc/systemd/system/tend-backup.timer");
     const observed = await provider.observe([backup, ServiceSchema.parse(service("gdm"))], ctx);
-    expect(runner.lines).toEqual([`systemctl --root=${ctx.rootDir} list-unit-files --output=json -- tend-* gdm.service`]);
+    // tend's own units are read from the tree; systemctl answers for the distro's
+    expect(runner.lines).toEqual([`systemctl --root=${ctx.rootDir} list-unit-files --output=json -- gdm.service`]);
     expect(observed.get("timer:backup")).toEqual({ exists: true, enabled: true, unitFileState: "enabled", details: { preset: "enabled" } });
     expect(observed.get("service:gdm")).toMatchObject({ exists: true, enabled: false });
     expect(observed.get("service:gdm")?.state).toBeUndefined();
+  });
+
+  it("asks systemctl by pattern when more than 500 tend units are left to it, by name when fewer", async () => {
+    const listed = async (masked: number) => {
+      const runner = new RecordingRunner().on(/^systemctl --root=\S+ list-unit-files/, { stdout: "[]" });
+      const ctx = await applyContext({ init: "systemd", offline: true, runner });
+      for (let i = 0; i < masked; i += 1) await ctx.files.symlink(`/etc/systemd/system/tend-m${i}.service`, "/dev/null");
+      await provider.observe([backup], ctx);
+      return runner.lines.map((line) => line.replace(` --root=${ctx.rootDir}`, ""));
+    };
+    expect(await listed(2)).toEqual(["systemctl list-unit-files --output=json -- tend-m0.service tend-m1.service"]);
+    expect(await listed(501)).toEqual(["systemctl list-unit-files --output=json -- tend-*"]);
   });
 
   it("links user units by hand (systemd refuses --user with --root), from their [Install] section", async () => {

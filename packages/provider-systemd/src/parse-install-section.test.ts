@@ -16,6 +16,6 @@ describe("parseInstallSection", () => {
       "Alias=alias.service",
       "Also=other.service",
     ].join("\n");
-    expect(parseInstallSection(text)).toEqual({ wantedBy: ["a.target", "b.target", "c.target"], requiredBy: ["y.target"], alias: ["alias.service"], also: ["other.service"] });
+    expect(parseInstallSection(text)).toEqual({ wantedBy: ["a.target", "b.target", "c.target"], requiredBy: ["y.target"], alias: ["alias.service"], also: ["other.service"], plain: true });
   });
 });

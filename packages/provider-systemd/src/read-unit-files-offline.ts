@@ -1,0 +1,144 @@
+import type { HostFiles } from "@tend/core/contract";
+import { hasInstallRules, parseInstallSection } from "./parse-install-section.js";
+import type { UnitFile } from "./parse-list-unit-files.js";
+import { readPresetRules } from "./preset-rules.js";
+
+/** Where tend writes system units: the manager's persistent configuration. */
+const CONFIG = "/etc/systemd/system";
+
+/**
+ * Search-path folders that can change a unit's state in ways this reader leaves to systemctl
+ * (control, transient, generated and runtime units, attached images): present in an image root,
+ * they send every unit to systemctl.
+ */
+const SPECIAL = [
+  "/etc/systemd/system.control",
+  "/run/systemd/system.control",
+  "/run/systemd/transient",
+  "/run/systemd/generator.early",
+  "/etc/systemd/system.attached",
+  "/run/systemd/system",
+  "/run/systemd/system.attached",
+  "/run/systemd/generator",
+  "/run/systemd/generator.late",
+];
+
+/** The vendor folders, below the configuration in priority. */
+const VENDOR = ["/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"];
+
+const TEND_UNIT = /^tend-[0-9A-Za-z:_.@\\-]*\.(service|socket|target|device|mount|automount|swap|timer|path|slice|scope)$/;
+const LINK_FOLDER = /\.(wants|requires|upholds)$/;
+/** A link in one of these is an `.upholds` one: systemd 252 does not count it, later releases may. */
+const UPHOLDS = /\.upholds\/[^/]+$/;
+
+/** tend's units in an image root: the states read from the tree, and the units left to systemctl. */
+export interface OfflineUnitFiles {
+  files: Map<string, UnitFile>;
+  /** tend units whose state this reader does not decide (a link, a masked or unusual file). */
+  unresolved: string[];
+}
+
+/**
+ * tend's own unit files (`tend-*`) in an image root and their states, as `systemctl --root
+ * list-unit-files` reports them, read from the tree: systemctl looks each unit up in every
+ * `.wants`/`.requires`/`.upholds` folder, so listing N enabled units costs N² link readings
+ * (10,000 units take half a minute); this reads every such folder once.
+ *
+ * It decides only the tree tend makes: a regular, non-empty unit file in /etc/systemd/system,
+ * not a template, whose `[Install]` section is plain and names no `Alias=` or `Also=`, with no
+ * `.upholds` link (releases count those differently). Such a unit is `enabled` when a link of its
+ * name is in one of that folder's `.wants`/`.requires` folders, else `disabled` when `[Install]` would link it, else `static`; its preset (for the
+ * first two) comes from the root's preset files. Any other tend unit is left to systemctl
+ * (`unresolved`); and when the root has anything that could change the answer for all of them
+ * (a runtime, control, generated or attached unit folder, a `tend-*` name or a link to one in a
+ * vendor folder, a link to a tend unit under another name, a preset line it does not read),
+ * the whole answer is: undefined.
+ */
+export async function readUnitFilesOffline(files: HostFiles): Promise<OfflineUnitFiles | undefined> {
+  for (const dir of SPECIAL) if (await files.exists(dir)) return undefined;
+  for (const dir of VENDOR) if (await mentionsTend(dir, files)) return undefined;
+  const config = await readConfig(files);
+  if (!config) return undefined;
+  const preset = config.units.length > 0 ? await readPresetRules(files) : () => "enabled" as const;
+  if (!preset) return undefined;
+  const found = new Map<string, UnitFile>();
+  const unresolved: string[] = [];
+  const states = await Promise.all(config.units.map((unit) => stateOf(unit, config.linked, files)));
+  config.units.forEach((unit, i) => {
+    const state = states[i];
+    if (state === undefined) unresolved.push(unit);
+    else found.set(unit, { state, preset: state === "static" ? null : preset(unit) });
+  });
+  return { files: found, unresolved };
+}
+
+interface ConfigFolder {
+  /** Entries named like a tend unit (`tend-….service`, templates and instances included). */
+  units: string[];
+  /** Entries of the link folders named like a tend unit, with the path of each. */
+  linked: Map<string, string[]>;
+}
+
+async function readConfig(files: HostFiles): Promise<ConfigFolder | undefined> {
+  const units: string[] = [];
+  const linked = new Map<string, string[]>();
+  for (const entry of (await files.readDir(CONFIG)) ?? []) {
+    const path = `${CONFIG}/${entry}`;
+    if (TEND_UNIT.test(entry) && entry.length < 256) {
+      units.push(entry);
+      continue;
+    }
+    const target = await files.readLink(path);
+    if (target !== null) {
+      // A link under another name to a tend unit makes it `indirect` (or an alias): systemctl's call.
+      if (baseName(target).startsWith("tend-")) return undefined;
+      continue;
+    }
+    if (!LINK_FOLDER.test(entry) || !(await files.isDirectory(path))) continue;
+    for (const name of (await files.readDir(path)) ?? []) {
+      if (!name.startsWith("tend-")) continue;
+      linked.set(name, [...(linked.get(name) ?? []), `${path}/${name}`]);
+    }
+  }
+  return { units, linked };
+}
+
+async function stateOf(unit: string, linked: Map<string, string[]>, files: HostFiles): Promise<string | undefined> {
+  if (unit.includes("@")) return undefined;
+  const path = `${CONFIG}/${unit}`;
+  const text = await files.readFile(path);
+  // A link (masked, linked, an alias), a folder, or an empty file (masked): systemctl's call.
+  if (text === null || text === "") return undefined;
+  const install = parseInstallSection(text);
+  if (!install.plain || install.alias.length > 0 || install.also.length > 0) return undefined;
+  const links = linked.get(unit) ?? [];
+  if (links.some((link) => UPHOLDS.test(link))) return undefined;
+  if (links.length > 0) {
+    // Only a link counts; a regular file of that name in a `.wants` folder is systemctl's call.
+    const targets = await Promise.all(links.map((link) => files.readLink(link)));
+    if (targets.some((target) => target === null)) return undefined;
+    return "enabled";
+  }
+  return hasInstallRules(install) ? "disabled" : "static";
+}
+
+/** Whether a vendor folder has a `tend-*` unit, a link to one, or one in its link folders. */
+async function mentionsTend(dir: string, files: HostFiles): Promise<boolean> {
+  for (const entry of (await files.readDir(dir)) ?? []) {
+    if (entry.startsWith("tend-")) return true;
+    const path = `${dir}/${entry}`;
+    const target = await files.readLink(path);
+    if (target !== null) {
+      if (baseName(target).startsWith("tend-")) return true;
+      continue;
+    }
+    if (LINK_FOLDER.test(entry) && (await files.isDirectory(path))) {
+      if (((await files.readDir(path)) ?? []).some((name) => name.startsWith("tend-"))) return true;
+    }
+  }
+  return false;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
