@@ -66,7 +66,8 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
     }
     observations.set(target.key, observation);
   }
-  if (!ctx.root) await readMainPids(targets, observations, ctx);
+  // Checking an apply's result needs no main pids: they cost a `show` of every running service.
+  if (!ctx.root && ctx.purpose !== "check") await readMainPids(targets, observations, ctx);
   return observations;
 }
 

@@ -40,6 +40,12 @@ export interface ReadContext extends RenderContext {
   root?: string;
   /** The provider's state bag, to read while observing (only apply changes it). */
   state?: ProviderState;
+  /**
+   * Why the host is observed: for a plan (the default), which uses all an observation holds; or
+   * to check an apply's result against the spec, which reads only `exists`, `state` and
+   * `enabled`, so a provider may leave out what costs extra queries (main pids, warnings).
+   */
+  purpose?: "plan" | "check";
 }
 
 /** A small JSON bag the provider keeps in the state file (e.g. s6's database generation). */

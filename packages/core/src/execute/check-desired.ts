@@ -16,7 +16,7 @@ export async function checkDesired(
 ): Promise<TendError[]> {
   const services = active.filter((e) => e.action !== "remove" && e.resource.type === "service" && !failed.has(e.key));
   if (services.length === 0) return [];
-  const observed = await session.observeAll(services.map((e) => e.resource), assigned, state);
+  const observed = await session.observeAll(services.map((e) => e.resource), assigned, state, "check");
   const problems: TendError[] = [];
   for (const entry of services) {
     if (entry.resource.type !== "service") continue;

@@ -37,4 +37,33 @@ describe("verifyServices", () => {
     });
     expect(failures).toEqual([]);
   });
+
+  it("reads once when every service verified together asks for no settle window, and reads again after a window", async () => {
+    const scripted = (readings: boolean[]) => {
+      const seen: number[] = [];
+      const provider = defineProvider({
+        ...slowStarter(),
+        async probe(resources) {
+          seen.push(seen.length);
+          const up = readings[Math.min(seen.length - 1, readings.length - 1)]!;
+          return new Map(resources.map((r) => [`service:${r.name}`, { up, identity: "1", detail: up ? "running" : "down" } satisfies Probe]));
+        },
+      });
+      return { provider, seen };
+    };
+    const target = (provider: ReturnType<typeof slowStarter>, settle: number) => ({ key: "service:web", resource: { type: "service" as const, name: "web", exec: "/bin/web", verify: { settle } }, provider, ctx: {} as ApplyContext });
+    const slept: number[] = [];
+    const sleep = async (ms: number) => void slept.push(ms);
+
+    const once = scripted([true, false]);
+    expect(await verifyServices([target(once.provider, 0)], sleep)).toEqual([]);
+    expect(once.seen).toHaveLength(1);
+    expect(slept).toEqual([]);
+
+    const twice = scripted([true, false]);
+    const failures = await verifyServices([target(twice.provider, 1)], sleep);
+    expect(twice.seen).toHaveLength(2);
+    expect(slept).toEqual([1000]);
+    expect(failures.map((f) => f.message)).toEqual([expect.stringContaining("it stopped within 1 s of starting (down)")]);
+  });
 });

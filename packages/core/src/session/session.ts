@@ -254,11 +254,11 @@ export class Session {
     return found;
   }
 
-  /** One `observe` call per provider, with all of its resources. */
-  async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile): Promise<Map<string, Observation>> {
+  /** One `observe` call per provider, with all of its resources (see ReadContext's `purpose`). */
+  async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile, purpose: "plan" | "check" = "plan"): Promise<Map<string, Observation>> {
     const observations = new Map<string, Observation>();
     for (const [provider, list] of groupByProvider(resources, assigned)) {
-      const ctx = providerContext(this.parts, state, provider.name);
+      const ctx = { ...providerContext(this.parts, state, provider.name), purpose };
       try {
         const found = await provider.observe(list, ctx);
         for (const [key, value] of found) observations.set(key, value);
