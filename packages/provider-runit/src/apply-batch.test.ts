@@ -196,7 +196,7 @@ describe("apply: operations", () => {
       code: "TEND_COMMAND_FAILED",
       message: `\`sv restart ${WEB}\` exited 1: timeout: run: ${WEB}: (pid 7) 40s, got TERM; run: log: (pid 2) 40s`,
     });
-    expect(runner.lines.filter((line) => line === `sv status ${WEB}`)).toHaveLength(1 + 140); // the wait for runsv (the pid before), then 7 s of 50 ms polls
+    expect(runner.lines.filter((line) => line === `sv status ${WEB}`)).toHaveLength(1 + 142); // the wait for runsv (the pid before), then 7 s of polls: at once, after 10, 30 and 70 ms, then every 50 ms to 6,970 ms
   });
 
   it("restart with a finish script: stop (waits), then up, since ./finish would turn sv restart into a stop", async () => {

@@ -3,9 +3,10 @@ import type { SvStatus } from "./parse-sv-status.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";
 
-const POLL_MS = 50;
+/** Waits between readings: short at first (runsv starts the new process within milliseconds), then every 50 ms. */
+const POLL_MS = [10, 20, 40, 50];
 /** Polls for 7 s, as long as `sv restart` itself waits by default. */
-const ATTEMPTS = 7_000 / POLL_MS;
+const WAIT_MS = 7_000;
 
 /**
  * Restarts services whose `./finish` leaves them wanted up, and resolves once each runs a process
@@ -14,8 +15,8 @@ const ATTEMPTS = 7_000 / POLL_MS;
  * `run:`; runsv then holds a service that ran for under a second for one more second before
  * starting it (`down: 0s, normally up, want up`), which a later reading reports as stopped. So,
  * from the pids `before` (read by the wave's wait for runsv), the three commands `sv restart`
- * sends (term, cont, up; none waits), then one batched `sv status` every 50 ms until each is
- * `run:` with a new pid, for at most 7 s.
+ * sends (term, cont, up; none waits), then one batched `sv status` after 10, 20 and 40 ms and
+ * every 50 ms after, until each is `run:` with a new pid, for at most 7 s.
  */
 export async function restartServices(ctx: ApplyContext, targets: SvTarget[], before: ReadonlyMap<string, SvStatus>): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
@@ -28,8 +29,13 @@ export async function restartServices(ctx: ApplyContext, targets: SvTarget[], be
   const oldPid = (dir: string) => before.get(dir)?.service?.pid;
   let waiting = live;
   let last = new Map<string, string>();
-  for (let attempt = 0; waiting.length > 0 && attempt < ATTEMPTS; attempt += 1) {
-    if (attempt > 0) await ctx.sleep(POLL_MS);
+  for (let attempt = 0, slept = 0; waiting.length > 0; attempt += 1) {
+    if (attempt > 0) {
+      const ms = POLL_MS[Math.min(attempt - 1, POLL_MS.length - 1)]!;
+      if (slept + ms > WAIT_MS) break;
+      await ctx.sleep(ms);
+      slept += ms;
+    }
     const now = await readSvStatus(waiting.map((t) => t.dir), ctx);
     last = new Map([...now].map(([dir, status]) => [dir, status.line]));
     waiting = waiting.filter((t) => {
