@@ -1,18 +1,28 @@
 import { spawn } from "node:child_process";
 import { SessionPool } from "../ssh/session-pool.js";
+import { withLibrary, type ShellLibrary } from "../ssh/shell-library.js";
 import { collect, scriptText, type ShellChannel, type ShellResult } from "../ssh/ssh-connection.js";
 
 /**
  * This machine's sh standing in for a host over ssh: the same scripts, run locally through the
  * same long-lived sessions as SshConnection's (a command of their own when the input needs one).
+ * `ownShell` runs every script in a shell of its own, as SshConnection does through sudo.
  */
 export class LocalChannel implements ShellChannel {
   scripts: string[] = [];
-  private readonly pool = new SessionPool(() => spawn("/bin/sh", [], { stdio: ["pipe", "pipe", "pipe"] }), "local");
+  /** Shells the pool started. */
+  opened = 0;
+  private readonly pool = new SessionPool(() => {
+    this.opened += 1;
+    return spawn("/bin/sh", [], { stdio: ["pipe", "pipe", "pipe"] });
+  }, "local");
 
-  script(script: string, timeoutMs = 30_000): Promise<ShellResult> {
+  constructor(private readonly options: { ownShell?: boolean } = {}) {}
+
+  async script(script: string, timeoutMs = 30_000, library?: ShellLibrary): Promise<ShellResult> {
     this.scripts.push(script);
-    return this.command("/bin/sh -s", scriptText(script), timeoutMs);
+    const inline = this.options.ownShell ? undefined : await this.pool.script(script, timeoutMs, library);
+    return inline ?? (await this.command("/bin/sh -s", scriptText(withLibrary(script, library)), timeoutMs));
   }
   async command(line: string, input: string, timeoutMs = 30_000): Promise<ShellResult> {
     return (await this.pool.run(line, input, timeoutMs)) ?? (await collect(spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "pipe", "pipe"] }), input, timeoutMs, "local"));

@@ -1,35 +1,50 @@
 # tend's file operations on a host reached over ssh: POSIX sh and coreutils-level tools only.
 #
-# The script tend sends sets ROOT (the folder standing for `/`: `/` on a live host; tests use a
-# temp folder), then this library, then one call per operation; each prints one result line:
+# A shell loads this library once: a long-lived session keeps its functions (and its text in
+# $TEND_FILES_LIB, which a shell started for one script reads first: see ShellLibrary). Each script
+# then runs in a subshell: `hf_begin ROOT` (ROOT: the folder standing for `/`: `/` on a live host;
+# tests use a temp folder), then one call per operation; each prints one result line:
 #   IDX<TAB>ok                      or   IDX<TAB>fail<TAB>KIND<TAB>DETAIL
 # and reads print records that start with `@IDX<TAB>`.
 #
 # Host paths resolve beneath ROOT the way the init sees them there (a link on the way is followed,
 # an absolute target starts again at ROOT, `..` never climbs above it). A write then steps into
 # the physical folder one part at a time from ROOT, refusing any part that is a symlink, and
-# checks `pwd -P` is that folder: a part swapped for a link between the check and the `cd` is
-# caught. Temp files are made with noclobber in the folder itself and renamed over their target
-# (a rename replaces a link, never follows it). As root, an operation whose path runs through a
-# folder or link a non-root user owns is performed as that user (sudo -n -u, or su).
+# checks the physical working folder (`cd -P` sets PWD to it) is that folder: a part swapped for a
+# link between the check and the `cd` is caught. Temp files are made with noclobber in the folder
+# itself and renamed over their target (a rename replaces a link, never follows it). As root, an
+# operation whose path runs through a folder or link a non-root user owns is performed as that
+# user (sudo -n -u, or su).
+#
+# Loading forks (the constants below) once per shell; a script itself forks only for what it
+# reads or writes.
 
-set -u
-unset CDPATH
-umask 022
 NL='
 '
 TAB='	'
 US=$(printf '\037')
 RS=$(printf '\036')
 ME=$(id -u)
-ROOTP=$(cd -P -- "$ROOT" 2>/dev/null && pwd -P) || ROOTP=$ROOT
-[ "$ROOTP" = / ] && ROOTP=
-# Folder readings seen: RS-separated records `hostdir US phys US rest US owners US bad`.
-RC=$RS
-# Writes staged and waiting for the commit (settle).
-S_COUNT=0
-SYNC_DIRS=
-EXHAUSTED=
+
+# hf_begin ROOT: a script's start (in its own subshell: the options and variables stay there).
+hf_begin() {
+  set -u
+  unset CDPATH
+  umask 022
+  ROOT=$1
+  if [ "$ROOT" = / ]; then
+    ROOTP=
+  else
+    ROOTP=$(cd -P -- "$ROOT" 2>/dev/null && pwd -P) || ROOTP=$ROOT
+    [ "$ROOTP" = / ] && ROOTP=
+  fi
+  # Folder readings seen: RS-separated records `hostdir US phys US rest US owners US bad`.
+  RC=$RS
+  # Writes staged and waiting for the commit (settle).
+  S_COUNT=0
+  SYNC_DIRS=
+  EXHAUSTED=
+}
 
 ok() { printf '%s\tok\n' "$1"; }
 # fail IDX KIND [DETAIL]: DETAIL on one line.
@@ -168,7 +183,7 @@ enter() {
       HERE=$HERE/$_c
     done
   fi
-  [ "$(pwd -P)" = "${ROOTP}${HERE:-/}" ] || [ "$(pwd -P)" = "$ROOTP$HERE" ] || { E=moved; return 1; }
+  [ "$PWD" = "${ROOTP}${HERE:-/}" ] || [ "$PWD" = "$ROOTP$HERE" ] || { E=moved; return 1; }
 }
 
 note_sync() {
@@ -420,7 +435,7 @@ op() {
   settle
   _s="w_$_k $_i $(q "$R_PHYS") $(q "$R_REST")"
   for _a in "$@"; do _s="$_s $(q "$_a")"; done
-  if ! printf 'ROOT=%s\n%s\n%s\nsettle\n' "$(q "$ROOT")" "$LIB" "$_s" | as_user "$R_OWNERS"; then
+  if ! printf '%s\nhf_begin %s\n%s\nsettle\n' "$TEND_FILES_LIB" "$(q "$ROOT")" "$_s" | as_user "$R_OWNERS"; then
     fail "$_i" as-user "$R_OWNERS"
   fi
 }

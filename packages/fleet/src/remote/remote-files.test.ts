@@ -8,15 +8,21 @@ import { RemoteLock } from "./remote-lock.js";
 
 const USERS = parseUserDatabases("root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/nonexistent:/bin/sh\n", "root:x:0:\nnogroup:x:65534:\n");
 
-function setup() {
+function setupIn(options: { ownShell?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), "tend-remote-"));
   const outside = mkdtempSync(join(tmpdir(), "tend-outside-"));
-  const channel = new LocalChannel();
+  const channel = new LocalChannel(options);
   const files = new RemoteHostFiles(channel, "test", USERS, root);
   return { root, outside, channel, files };
 }
 
-describe("the remote file scripts (run under sh against a temp root)", () => {
+// As root over ssh a script runs in a session's shell (the library loaded once); through sudo, in a shell of its own.
+describe.each([
+  ["in a session's shell", {}],
+  ["in a shell of its own", { ownShell: true }],
+])("the remote file scripts (run under sh against a temp root), %s", (_, mode) => {
+  const setup = () => setupIn(mode);
+
   it("write a whole batch in one round trip, exact bytes, mode and owner", async () => {
     const { root, channel, files } = setup();
     const tricky = "line 1\n'quoted' \"double\" $HOME `x` \\ back\n\n\n";
@@ -99,7 +105,7 @@ describe("the remote file scripts (run under sh against a temp root)", () => {
     chmodSync(root, 0o755);
     mkdirSync(join(root, "home/nobody"), { recursive: true });
     chownSync(join(root, "home/nobody"), 65534, 65534);
-    const channel = new LocalChannel();
+    const channel = new LocalChannel(mode);
     const asRoot = new RemoteHostFiles(channel, "test", USERS, root);
     const [written] = await asRoot.perform([{ op: "write", path: "/home/nobody/x.conf", content: "x", mode: 0o644 }]);
     expect(written).toBeNull();
@@ -107,6 +113,8 @@ describe("the remote file scripts (run under sh against a temp root)", () => {
     void files;
   });
 });
+
+const setup = () => setupIn();
 
 describe("the remote lock", () => {
   it("is held by one holder at a time and names it", async () => {

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
-import { q, SSH_FAILED, type ShellChannel } from "../ssh/ssh-connection.js";
+import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
 
-/** The sh library every file script starts with (see host-files.sh). */
+/** The sh library every file script runs with (see host-files.sh). */
 export const HOST_FILES_LIB = readFileSync(new URL("./host-files.sh", import.meta.url), "utf8");
+
+/** The library as channels load it: a session once, a shell of its own per script (its text in $TEND_FILES_LIB). */
+export const HOST_FILES: ShellLibrary = { name: "TEND_FILES_LIB", text: HOST_FILES_LIB };
 
 /** Users and groups of the target, from its own databases (read at detection). */
 export interface HostUsers {
@@ -118,8 +121,7 @@ export class RemoteHostFiles implements HostFileAccess {
   }
 
   private async run(body: string): Promise<string> {
-    const script = `ROOT=${q(this.targetRoot)}\nLIB=${q(HOST_FILES_LIB)}\neval "$LIB"\n${body}`;
-    const result = await this.channel.script(script);
+    const result = await this.channel.script(`hf_begin ${q(this.targetRoot)}\n${body}`, undefined, HOST_FILES);
     if (result.exitCode === SSH_FAILED || (result.exitCode !== 0 && result.stdout === "")) {
       throw new TendError("TEND_FLEET_CONNECTION", `${this.host}: a file script failed (exit ${result.exitCode}): ${result.stderr.trim().split("\n").slice(-3).join(" ")}`, {
         hint: "Run the command again once the host is reachable: the state on the host lets the rerun converge",

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { q, type ShellLibrary } from "./shell-library.js";
 import { framable, ShellSession } from "./shell-session.js";
 import type { ShellResult } from "./ssh-connection.js";
 
@@ -22,15 +23,26 @@ export class SessionPool {
     private readonly max = SESSIONS_PER_HOST,
   ) {}
 
-  async run(line: string, input: string, timeoutMs: number): Promise<ShellResult | undefined> {
+  async run(line: string, input: string, timeoutMs: number, library?: ShellLibrary): Promise<ShellResult | undefined> {
     const session = await this.take();
     try {
       if (!framable(input, session.nextDelimiter())) return undefined;
-      return await session.run(line, input, timeoutMs);
+      return await session.run(line, input, timeoutMs, library);
     } finally {
       this.inUse.delete(session);
       this.queue.shift()?.();
     }
+  }
+
+  /**
+   * Runs a script in a subshell of a session's shell, `library` loaded there first if that shell
+   * has not loaded it yet: no shell to start, no library to send and read again. A script holding
+   * a NUL byte (no shell reads one) resolves `undefined`. The script is evaluated: a syntax error
+   * in it ends its subshell, not the session.
+   */
+  script(script: string, timeoutMs: number, library?: ShellLibrary): Promise<ShellResult | undefined> {
+    if (script.includes("\0")) return Promise.resolve(undefined);
+    return this.run(`eval ${q(script)}`, "", timeoutMs, library);
   }
 
   /** Ends every session (each shell reads end of input and exits). */

@@ -78,6 +78,28 @@ describe("long-lived shell sessions", () => {
     pool.close();
   });
 
+  it("loads a library once per shell, before the first script that needs it; a script's own variables stay in its subshell", async () => {
+    const { pool, opened } = localPool(1);
+    const library = { name: "TEST_LIB", text: "LOADS=$((${LOADS:-0} + 1))\nhello() { printf 'hello %s (loads %s)\\n' \"$1\" \"$LOADS\"; }\n" };
+    expect(await pool.script("hello one; X=mine", 5_000, library)).toEqual({ exitCode: 0, stdout: "hello one (loads 1)\n", stderr: "" });
+    expect(await pool.script("hello two; echo \"[${X-}]\"", 5_000, library)).toEqual({ exitCode: 0, stdout: "hello two (loads 1)\n[]\n", stderr: "" });
+    // The text is there for a script to hand to another shell.
+    expect((await pool.script("printf '%s\\nhello three\\n' \"$TEST_LIB\" | sh", 5_000, library))?.stdout).toBe("hello three (loads 1)\n");
+    expect(opened()).toBe(1);
+    pool.close();
+  });
+
+  it("a script that does not parse fails in its subshell; the session goes on", async () => {
+    const { pool, opened } = localPool(1);
+    const broken = await pool.script("if then fi (", 5_000);
+    expect(broken?.exitCode).not.toBe(0);
+    expect(broken?.stderr).toMatch(/syntax|unexpected/i);
+    expect(await pool.script("printf 'still %s\\n' here; exit 4", 5_000)).toEqual({ exitCode: 4, stdout: "still here\n", stderr: "" });
+    expect(await pool.script("a\0b", 5_000)).toBeUndefined();
+    expect(opened()).toBe(1);
+    pool.close();
+  });
+
   it("leaves input a here-document cannot carry to a session of its own", async () => {
     const { pool } = localPool();
     expect(await pool.run("cat", "no final newline", 5_000)).toBeUndefined();

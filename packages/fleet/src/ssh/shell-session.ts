@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { TendError } from "@tend/core";
+import { loadLibrary, type ShellLibrary } from "./shell-library.js";
 import type { ShellResult } from "./ssh-connection.js";
 
 /** What ssh exits with when the connection failed; a session that ends mid-command reports it. */
@@ -21,7 +22,9 @@ export function framable(input: string, delimiter: string): boolean {
  * (`/dev/null` when there is none), then the shell prints an end marker with the exit status on
  * stdout and one on stderr: the output is what came before the markers, byte for byte (the marker
  * starts with a newline of its own). Markers and delimiters carry a random token per command.
- * A command past its deadline ends the whole session (the caller starts another).
+ * A command past its deadline ends the whole session (the caller starts another). A command may
+ * ask for a library ({@link ShellLibrary}): the shell itself loads it before its first such command
+ * and keeps it, so later commands' subshells have its functions without reading it again.
  */
 export class ShellSession {
   private busy = false;
@@ -32,6 +35,8 @@ export class ShellSession {
   private err = new Collected();
   private waiter: (() => void) | undefined;
   private exitCode: number | null | undefined;
+  /** The libraries this shell has loaded, by name. */
+  private readonly loaded = new Set<string>();
 
   constructor(
     private readonly child: ChildProcess,
@@ -58,7 +63,7 @@ export class ShellSession {
     return `__tend_in_${this.token}_${this.count + 1}`;
   }
 
-  run(line: string, input: string, timeoutMs: number): Promise<ShellResult> {
+  run(line: string, input: string, timeoutMs: number, library?: ShellLibrary): Promise<ShellResult> {
     if (!this.idle) throw new Error("a shell session runs one command at a time");
     this.busy = true;
     const delimiter = this.nextDelimiter();
@@ -68,6 +73,11 @@ export class ShellSession {
     const outEnd = new RegExp(`\n${end} (\\d+)\n$`);
     const errEnd = new RegExp(`\n${end}\n$`);
     const stdin = input === "" ? `( ${line}\n) </dev/null\n` : `( ${line}\n) <<'${delimiter}'\n${input}${delimiter}\n`;
+    let load = "";
+    if (library && !this.loaded.has(library.name)) {
+      load = loadLibrary(library);
+      this.loaded.add(library.name);
+    }
     this.out = new Collected();
     this.err = new Collected();
     return new Promise<ShellResult>((resolve, reject) => {
@@ -95,7 +105,7 @@ export class ShellSession {
         }
       };
       this.waiter = check;
-      this.child.stdin!.write(`${stdin}printf '\\n%s %s\\n' '${end}' "$?"; printf '\\n%s\\n' '${end}' >&2\n`);
+      this.child.stdin!.write(`${load}${stdin}printf '\\n%s %s\\n' '${end}' "$?"; printf '\\n%s\\n' '${end}' >&2\n`);
       check();
     });
   }

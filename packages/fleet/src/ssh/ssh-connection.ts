@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { TendError } from "@tend/core";
 import type { SshDestination } from "../inventory/load-inventory.js";
 import { SessionPool } from "./session-pool.js";
+import { withLibrary, type ShellLibrary } from "./shell-library.js";
+
+export { q, type ShellLibrary } from "./shell-library.js";
 
 export interface ShellResult {
   exitCode: number;
@@ -14,8 +17,12 @@ export interface ShellResult {
 
 /** Where scripts run: a host over ssh, or (tests) this machine's sh. */
 export interface ShellChannel {
-  /** Runs `script` with POSIX sh on the host (as root there); its stdin is the script itself. */
-  script(script: string, timeoutMs?: number): Promise<ShellResult>;
+  /**
+   * Runs `script` with POSIX sh on the host (as root there), with `library` loaded: in a subshell
+   * of a long-lived session's shell when it can (the session loads the library once), otherwise in
+   * a shell of its own reading it from stdin. Nothing in a script reads its stdin.
+   */
+  script(script: string, timeoutMs?: number, library?: ShellLibrary): Promise<ShellResult>;
   /** Runs a command line (already quoted for sh) with `input` on its stdin. */
   command(line: string, input: string, timeoutMs?: number): Promise<ShellResult>;
   /** A long-lived command (the lock holder): its stdin stays open until tend closes it. */
@@ -29,11 +36,6 @@ export function scriptText(script: string): string {
 
 /** ssh exits 255 when the connection, not the remote command, failed. */
 export const SSH_FAILED = 255;
-
-/** Single-quoted for sh, byte for byte. */
-export function q(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * One host over the system's OpenSSH client: a master connection (ControlMaster, persisting while
@@ -95,8 +97,10 @@ export class SshConnection implements ShellChannel {
     return spawn("ssh", ["-o", "ControlMaster=no", "-T", ...this.destinationArgs(), this.dest.host, "--", remote], { stdio: ["pipe", "pipe", "pipe"] });
   }
 
-  script(script: string, timeoutMs?: number): Promise<ShellResult> {
-    return this.command(`${this.privilege}/bin/sh -s`, scriptText(script), timeoutMs);
+  async script(script: string, timeoutMs = 120_000, library?: ShellLibrary): Promise<ShellResult> {
+    // As root, a script runs in the session's own shell; through sudo, in a root shell of its own.
+    const inline = this.privilege === "" ? await this.pool.script(script, timeoutMs, library) : undefined;
+    return inline ?? (await this.command(`${this.privilege}/bin/sh -s`, scriptText(withLibrary(script, library)), timeoutMs));
   }
 
   async command(line: string, input: string, timeoutMs = 120_000): Promise<ShellResult> {
