@@ -14,10 +14,14 @@ export class LocalChannel implements ShellChannel {
   opened = 0;
   private readonly pool = new SessionPool(() => {
     this.opened += 1;
-    return spawn("/bin/sh", [], { stdio: ["pipe", "pipe", "pipe"] });
+    return spawn("/bin/sh", [], { stdio: ["pipe", "pipe", "pipe"], env: this.env });
   }, "local");
+  private readonly env: NodeJS.ProcessEnv;
 
-  constructor(private readonly options: { ownShell?: boolean } = {}) {}
+  /** `path`: folders searched before PATH (stand-in tools). */
+  constructor(private readonly options: { ownShell?: boolean; path?: string } = {}) {
+    this.env = options.path ? { ...process.env, PATH: `${options.path}:${process.env.PATH}` } : process.env;
+  }
 
   async script(script: string, timeoutMs = 30_000, library?: ShellLibrary): Promise<ShellResult> {
     this.scripts.push(script);
@@ -25,7 +29,7 @@ export class LocalChannel implements ShellChannel {
     return inline ?? (await this.command("/bin/sh -s", scriptText(withLibrary(script, library)), timeoutMs));
   }
   async command(line: string, input: string, timeoutMs = 30_000): Promise<ShellResult> {
-    return (await this.pool.run(line, input, timeoutMs)) ?? (await collect(spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "pipe", "pipe"] }), input, timeoutMs, "local"));
+    return (await this.pool.run(line, input, timeoutMs)) ?? (await collect(spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "pipe", "pipe"], env: this.env }), input, timeoutMs, "local"));
   }
   hold(line: string) {
     return spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "pipe", "pipe"] });

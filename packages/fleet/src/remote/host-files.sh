@@ -26,7 +26,8 @@ US=$(printf '\037')
 RS=$(printf '\036')
 ME=$(id -u)
 
-# hf_begin ROOT: a script's start (in its own subshell: the options and variables stay there).
+# hf_begin ROOT [BATCH]: a script's start (in its own subshell: the options and variables stay
+# there). BATCH names the reads that may be batched (see i_end): f files, l links, m times.
 hf_begin() {
   set -u
   unset CDPATH
@@ -44,6 +45,11 @@ hf_begin() {
   S_COUNT=0
   SYNC_DIRS=
   EXHAUSTED=
+  # Reads waiting for i_end: `IDX TAB PATH NL` each.
+  B_ALLOW=${2-}
+  B_FILES=
+  B_LINKS=
+  B_TIMES=
 }
 
 ok() { printf '%s\tok\n' "$1"; }
@@ -440,23 +446,98 @@ op() {
   fi
 }
 
-# Reads. i_inspect IDX HOSTPATH: what is there, never following a link there.
+# Reads. A regular file, a link or a modification time is read at i_end, with those of the rest
+# of the script, when BATCH allows it: one od and one cksum for all the files (tend splits the
+# bytes by the sizes cksum gives and checks each part's CRC), one readlink for all the links, one
+# stat for all the times. tend checks each batch and reads again one by one what does not add up
+# (a file changed meanwhile, a tool that takes one path only). Nothing under /proc or /sys is
+# batched: its content changes between two reads.
+
+# batch KIND IDX PATH: whether PATH waits for i_end (a path with a newline never does).
+batch() {
+  case $B_ALLOW in *"$1"*) ;; *) return 1 ;; esac
+  case $3 in *"$NL"*|"$ROOTP"/proc/*|"$ROOTP"/sys/*) return 1 ;; esac
+  case $1 in
+    f) B_FILES=$B_FILES$2$TAB$3$NL ;;
+    l) B_LINKS=$B_LINKS$2$TAB$3$NL ;;
+    m) B_TIMES=$B_TIMES$2$TAB$3$NL ;;
+  esac
+}
+
+# r_file IDX PATH, r_link IDX PATH, r_time IDX PATH: one read on its own.
+r_file() {
+  printf '@%s\tfile\n' "$1"
+  od -An -v -tx1 < "$2" || printf '@%s\terror\tunreadable\n' "$1"
+}
+r_link() {
+  printf '@%s\tsymlink\n' "$1"
+  { readlink -- "$2"; } | od -An -v -tx1
+}
+r_time() {
+  _t=$(stat -c %Y -- "$2" 2>/dev/null || date -r "$2" +%s 2>/dev/null) && { printf '@%s\tmtime\t%s\n' "$1" "$_t"; return; }
+  printf '@%s\tabsent\n' "$1"
+}
+
+# i_inspect IDX HOSTPATH: what is there, never following a link there.
 i_inspect() {
   resolve "${2%/*}"
   [ -n "${2%/*}" ] || resolve /
   if [ -n "$R_BAD" ]; then printf '@%s\terror\t%s\n' "$1" "$R_BAD"; return; fi
   if [ -n "$R_REST" ]; then printf '@%s\tabsent\n' "$1"; return; fi
   _p=$ROOTP$R_PHYS/${2##*/}
-  if [ -L "$_p" ]; then
-    printf '@%s\tsymlink\n' "$1"
-    { readlink -- "$_p"; } | od -An -v -tx1
+  if [ -L "$_p" ]; then batch l "$1" "$_p" || r_link "$1" "$_p"
   elif [ -d "$_p" ]; then printf '@%s\tdirectory\n' "$1"
-  elif [ -f "$_p" ]; then
-    printf '@%s\tfile\n' "$1"
-    od -An -v -tx1 < "$_p" || printf '@%s\terror\tunreadable\n' "$1"
+  elif [ -f "$_p" ]; then batch f "$1" "$_p" || r_file "$1" "$_p"
   elif [ -e "$_p" ]; then printf '@%s\tother\n' "$1"
   else printf '@%s\tabsent\n' "$1"
   fi
+}
+
+# i_end: the batched reads. Each batch is a record `@b TAB KIND TAB IDX...` then its output:
+#   files: od of all the files, then `@b TAB cksum` and cksum's line for each file;
+#   links: od of readlink's lines (a NUL after them when readlink failed);
+#   times: stat's lines (`fail` when stat failed).
+# A batch of one is read on its own.
+i_end() {
+  each "$B_FILES" files
+  each "$B_LINKS" links
+  each "$B_TIMES" times
+  B_FILES= B_LINKS= B_TIMES=
+}
+
+# each LIST KIND: b_KIND with the paths of a batch list as its arguments (their indexes in _ids).
+each() {
+  _todo=$1
+  _kind=$2
+  _ids=
+  set --
+  while [ -n "$_todo" ]; do
+    _e=${_todo%%"$NL"*}
+    _todo=${_todo#*"$NL"}
+    _ids="${_ids:+$_ids }${_e%%"$TAB"*}"
+    set -- "$@" "${_e#*"$TAB"}"
+  done
+  [ "$#" -eq 0 ] || "b_$_kind" "$@"
+}
+
+b_files() {
+  if [ "$#" -eq 1 ]; then r_file "$_ids" "$1"; return; fi
+  printf '@b\tfiles\t%s\n' "$_ids"
+  od -An -v -tx1 -- "$@" 2>/dev/null
+  printf '@b\tcksum\n'
+  cksum -- "$@" 2>/dev/null
+}
+
+b_links() {
+  if [ "$#" -eq 1 ]; then r_link "$_ids" "$1"; return; fi
+  printf '@b\tlinks\t%s\n' "$_ids"
+  { readlink -- "$@" 2>/dev/null || printf '\000'; } | od -An -v -tx1
+}
+
+b_times() {
+  if [ "$#" -eq 1 ]; then r_time "$_ids" "$1"; return; fi
+  printf '@b\ttimes\t%s\n' "$_ids"
+  stat -c %Y -- "$@" 2>/dev/null || printf 'fail\n'
 }
 
 # i_exists IDX HOSTPATH: anything there, a dangling link too.
@@ -491,7 +572,8 @@ i_mtime() {
   [ -n "${2%/*}" ] || resolve /
   _p=$ROOTP$R_PHYS/${2##*/}
   if [ -z "$R_BAD" ] && [ -z "$R_REST" ] && { [ -e "$_p" ] || [ -L "$_p" ]; }; then
-    _t=$(stat -c %Y -- "$_p" 2>/dev/null || date -r "$_p" +%s 2>/dev/null) && { printf '@%s\tmtime\t%s\n' "$1" "$_t"; return; }
+    batch m "$1" "$_p" || r_time "$1" "$_p"
+    return
   fi
   printf '@%s\tabsent\n' "$1"
 }

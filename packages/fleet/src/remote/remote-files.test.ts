@@ -151,3 +151,53 @@ describe("remote reads", () => {
     expect(await files.modifiedAt("/etc/none")).toBeNull();
   });
 });
+
+describe("batched reads", () => {
+  it("read many files, links and times in one script, exact bytes (NUL, no final newline, empty, a link's newline)", async () => {
+    const { root, channel, files } = setup();
+    mkdirSync(join(root, "etc/many"), { recursive: true });
+    const contents = ["a\n", "", "no newline", "nul\0inside\n", "ünïcode ✓\n", "\n\n\n", "x".repeat(70_000)];
+    contents.forEach((c, i) => writeFileSync(join(root, `etc/many/f${i}`), c));
+    symlinkSync("/etc/many/f0", join(root, "etc/many/l0"));
+    symlinkSync("relative target", join(root, "etc/many/l1"));
+    symlinkSync("two\nlines", join(root, "etc/many/l2"));
+    utimesSync(join(root, "etc/many/f0"), 1_000_000, 1_000_000);
+    utimesSync(join(root, "etc/many/f1"), 2_000_000, 2_000_000);
+    const paths = [...contents.map((_, i) => `/etc/many/f${i}`), "/etc/many/l0", "/etc/many/l1", "/etc/many", "/etc/many/none"];
+    const [found, m0, m1, l2] = await Promise.all([files.inspectAll(paths), files.modifiedAt("/etc/many/f0"), files.modifiedAt("/etc/many/f1"), files.readLink("/etc/many/l2")]);
+    expect(found).toEqual([
+      ...contents.map((content) => ({ kind: "file", content })),
+      { kind: "symlink", target: "/etc/many/f0" },
+      { kind: "symlink", target: "relative target" },
+      { kind: "directory" },
+      { kind: "absent" },
+    ]);
+    expect([m0, m1, l2]).toEqual([1_000_000_000, 2_000_000_000, "two\nlines"]);
+    // One script; the link whose target holds a newline took a second (links one by one from then on).
+    expect(channel.scripts).toHaveLength(2);
+    expect(channel.scripts[0]).toMatch(/^hf_begin '[^']+' flm\n/);
+    expect(channel.scripts[1]).toMatch(/^hf_begin '[^']+'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_end$/);
+    expect(await files.readLink("/etc/many/l1")).toBe("relative target");
+    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' fm\n/);
+  });
+
+  it("a batch that does not add up (a file changed between od and cksum) is read again one by one", async () => {
+    const tools = mkdtempSync(join(tmpdir(), "tend-tools-"));
+    // A cksum that sees other bytes than od did.
+    writeFileSync(join(tools, "cksum"), '#!/bin/sh\nfor f in "$@"; do [ "$f" = -- ] || echo "1 1 $f"; done\n', { mode: 0o755 });
+    const { root, channel, files } = setupIn({ path: tools });
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/a"), "A\n");
+    writeFileSync(join(root, "etc/b"), "B");
+    expect(await files.inspectAll(["/etc/a", "/etc/b"])).toEqual([
+      { kind: "file", content: "A\n" },
+      { kind: "file", content: "B" },
+    ]);
+    expect(channel.scripts).toHaveLength(2);
+    expect(channel.scripts[1]).toMatch(/^hf_begin '[^']+'\n/);
+    // Files are read one by one on this host from then on: one script.
+    expect(await files.inspectAll(["/etc/a", "/etc/b"])).toHaveLength(2);
+    expect(channel.scripts).toHaveLength(3);
+    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' lm\n/);
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
+import { AGAIN, hexBytes, parseReads, type BatchKind, type ReadRecord } from "./read-records.js";
 
 /** The sh library every file script runs with (see host-files.sh). */
 export const HOST_FILES_LIB = readFileSync(new URL("./host-files.sh", import.meta.url), "utf8");
@@ -86,20 +87,18 @@ function failure(operation: FileOperation, kind: string, detail: string, host: s
   return new TendError("TEND_IO", `${what}: ${detail || kind}`);
 }
 
-interface ReadRecord {
-  kind: string;
-  detail: string;
-  data: string[];
-}
-
-function hex(lines: string[]): string {
-  return Buffer.from(lines.join("").replace(/\s+/g, ""), "hex").toString("utf8");
+/** A record's bytes (a file's content, a link's target) as text. */
+function text(record: ReadRecord): string {
+  return (record.bytes ?? hexBytes(record.data)).toString("utf8");
 }
 
 /**
- * A host's files over a channel: each call is one sh script (the library plus one line per
- * operation) in one round trip; a batch of writes is staged in their folders, made durable, then
- * renamed in order, all in that one script. Confinement is done on the target (see host-files.sh).
+ * A host's files over a channel: each call is one sh script (one line per operation, run with the
+ * library, which a session loads once) in one round trip; a batch of writes is staged in their
+ * folders, made durable, then renamed in order, all in that one script. The reads asked for in
+ * one turn share a script, their files read by one od (split by cksum's sizes, each part's CRC
+ * checked), their links by one readlink, their times by one stat. Confinement is done on the
+ * target (see host-files.sh).
  */
 export class RemoteHostFiles implements HostFileAccess {
   readonly root = "/";
@@ -120,8 +119,11 @@ export class RemoteHostFiles implements HostFileAccess {
     // Each script resolves its paths afresh.
   }
 
-  private async run(body: string): Promise<string> {
-    const result = await this.channel.script(`hf_begin ${q(this.targetRoot)}\n${body}`, undefined, HOST_FILES);
+  /** What reads this host may batch: a kind whose batch did not add up once is read one by one from then on. */
+  private readonly batching = new Set<BatchKind>(["f", "l", "m"]);
+
+  private async run(body: string, batching = ""): Promise<string> {
+    const result = await this.channel.script(`hf_begin ${q(this.targetRoot)}${batching ? ` ${batching}` : ""}\n${body}`, undefined, HOST_FILES);
     if (result.exitCode === SSH_FAILED || (result.exitCode !== 0 && result.stdout === "")) {
       throw new TendError("TEND_FLEET_CONNECTION", `${this.host}: a file script failed (exit ${result.exitCode}): ${result.stderr.trim().split("\n").slice(-3).join(" ")}`, {
         hint: "Run the command again once the host is reachable: the state on the host lets the rerun converge",
@@ -151,23 +153,29 @@ export class RemoteHostFiles implements HostFileAccess {
       entry.calls.forEach((call, i) => lines.push(call.replace(/^(i_[a-z]+) \d+ /, `$1 ${offset + i} `)));
       return offset;
     });
-    let out: string;
+    let records: ReadRecord[];
     try {
-      out = await this.run(lines.join("\n"));
+      records = await this.readScript(lines, [...this.batching].join(""));
+      // What a batch could not answer, read again one by one (a second round trip, rare).
+      const again = lines.filter((_, i) => records[i]?.kind === AGAIN);
+      if (again.length > 0) {
+        const second = await this.readScript(again, "");
+        second.forEach((record, i) => {
+          if (record) records[i] = record;
+        });
+      }
     } catch (error) {
       for (const entry of batch) entry.reject(error);
       return;
     }
-    const records: ReadRecord[] = [];
-    let current: ReadRecord | undefined;
-    for (const line of out.split("\n")) {
-      const m = /^@(\d+)\t([a-z]+)(?:\t(.*))?$/.exec(line);
-      if (m) {
-        current = { kind: m[2]!, detail: m[3] ?? "", data: [] };
-        records[Number(m[1])] = current;
-      } else if (current && line !== "") current.data.push(line);
-    }
     batch.forEach((entry, b) => entry.resolve(entry.calls.map((_, i) => records[offsets[b]! + i] ?? { kind: "error", detail: "no answer", data: [] })));
+  }
+
+  /** One read script (its calls, then i_end for what they batched); the records by index. */
+  private async readScript(calls: string[], batching: string): Promise<ReadRecord[]> {
+    const { records, failed } = parseReads(await this.run(`${calls.join("\n")}\ni_end`, batching));
+    for (const kind of failed) this.batching.delete(kind);
+    return records;
   }
 
   async inspectAll(paths: readonly string[]): Promise<PathContent[]> {
@@ -178,9 +186,9 @@ export class RemoteHostFiles implements HostFileAccess {
         case "absent":
           return { kind: "absent" };
         case "file":
-          return { kind: "file", content: hex(r.data) };
+          return { kind: "file", content: text(r) };
         case "symlink":
-          return { kind: "symlink", target: hex(r.data).replace(/\n$/, "") };
+          return { kind: "symlink", target: r.bytes ? text(r) : text(r).replace(/\n$/, "") };
         case "directory":
           return { kind: "directory" };
         case "other":
