@@ -19,19 +19,30 @@ export interface DetectedHost {
   home: string;
 }
 
-/** The detection script: PID 1's name, uname, os-release, the marker paths, the user databases. */
+/**
+ * The detection script: PID 1's name, the kernel, os-release, the marker paths, the user
+ * databases. What Linux tells in /proc the shell reads itself (`read`, no process); `uname` and
+ * `id` only where /proc has no answer; one `cat` for both databases.
+ */
 export function detectScript(paths: readonly string[]): string {
   return [
-    `echo "uid=$(id -u)"`,
-    `echo "login=$(id -un)"`,
-    `echo "hostname=$(hostname 2>/dev/null || cat /proc/sys/kernel/hostname 2>/dev/null || uname -n)"`,
-    `echo "sys=$(uname -s)"`,
-    `echo "arch=$(uname -m)"`,
-    `echo "kernel=$(uname -r)"`,
-    `echo "pid1=$(cat /proc/1/comm 2>/dev/null)"`,
+    // rd FILE: its first line into _v, by the shell itself; false when unreadable or empty.
+    `rd() { _v=; [ -r "$1" ] || return 1; IFS= read -r _v < "$1" || [ -n "$_v" ]; }`,
+    `_u=; if [ -r /proc/self/status ]; then while read -r _k _r _e _x; do if [ "$_k" = Uid: ]; then _u=$_e; break; fi; done < /proc/self/status; fi`,
+    `printf 'uid=%s\\n' "\${_u:-$(id -u)}"`,
+    `printf 'login=%s\\n' "\${LOGNAME:-\${USER:-}}"`,
+    `if rd /proc/sys/kernel/hostname; then printf 'hostname=%s\\n' "$_v"; else printf 'hostname=%s\\n' "$(hostname 2>/dev/null || uname -n)"; fi`,
+    `if rd /proc/sys/kernel/ostype; then printf 'sys=%s\\n' "$_v"; else printf 'sys=%s\\n' "$(uname -s)"; fi`,
+    `if rd /proc/sys/kernel/arch; then printf 'arch=%s\\n' "$_v"; else printf 'arch=%s\\n' "$(uname -m)"; fi`,
+    `if rd /proc/sys/kernel/osrelease; then printf 'kernel=%s\\n' "$_v"; else printf 'kernel=%s\\n' "$(uname -r)"; fi`,
+    `rd /proc/1/comm; printf 'pid1=%s\\n' "$_v"`,
     `if [ -r /etc/os-release ]; then (. /etc/os-release; echo "distro=\${ID-}"; echo "distroVersion=\${VERSION_ID-}"); fi`,
     ...paths.map((p) => `if [ -e ${q(p)} ] || [ -L ${q(p)} ]; then printf 'present=%s\\n' ${q(p)}; fi`),
-    `echo "--passwd"; cat /etc/passwd; echo "--group"; cat /etc/group; echo "--end"`,
+    `echo "--passwd"`,
+    `cat /etc/passwd - /etc/group <<'__tend_group__'`,
+    `--group`,
+    `__tend_group__`,
+    `echo "--end"`,
   ].join("\n");
 }
 
@@ -52,10 +63,13 @@ export function parseDetection(out: string): DetectedHost {
   }
   const users = parseUserDatabases(passwd, group);
   const uid = Number(values.get("uid") ?? "NaN");
-  const home = [...passwd.split("\n")].map((l) => l.split(":")).find((f) => f[2] === "0")?.[5] ?? "/root";
+  const entries = passwd.split("\n").map((l) => l.split(":"));
+  const home = entries.find((f) => f[2] === "0")?.[5] ?? "/root";
+  // The login's name as `id -un` gives it: its uid's entry, else what sshd set (a user of a directory service).
+  const login = entries.find((f) => f[0] && f[2] === String(uid))?.[0] ?? values.get("login") ?? "";
   return {
     uid,
-    login: values.get("login") ?? "",
+    login,
     hostname: values.get("hostname") ?? "",
     platform: (values.get("sys") ?? "").toLowerCase(),
     arch: ARCH[values.get("arch") ?? ""] ?? values.get("arch") ?? "",

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { hostname, release, userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { parseDetection, detectScript } from "../remote/detect-host.js";
 import { remoteCommandLine } from "../remote/remote-runner.js";
@@ -24,6 +26,11 @@ describe("the ssh transport", () => {
     expect(found.platform).toBe("linux");
     expect(found.present).toEqual(new Set(["/"]));
     expect(found.users.users.get("root")).toEqual({ uid: 0, gid: 0 });
-    expect(found.kernel).not.toBe("");
+    expect([found.hostname, found.kernel, found.arch, found.login]).toEqual([hostname(), release(), process.arch, userInfo().username]);
+    expect(found.pid1).toBe(readFileSync("/proc/1/comm", "utf8").trim());
+    // Without /proc: uname, id and hostname answer the same.
+    const without = parseDetection((await channel.script(detectScript(["/"]).replaceAll("/proc/", "/no-proc/"))).stdout);
+    expect({ ...without, users: undefined }).toEqual({ ...found, pid1: "", users: undefined });
+    channel.close();
   });
 });
