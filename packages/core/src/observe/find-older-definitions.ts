@@ -37,19 +37,24 @@ export async function findOlderDefinitions(
     return [{ key, pid, definition }];
   });
   if (candidates.length === 0) return found;
-  const procStat = await files.readFile("/proc/stat").catch(() => null);
+  // Every read at once (the boot time, each process's start, each file's time): on a remote host
+  // they share one round trip.
+  const [procStat, reads] = await Promise.all([
+    files.readFile("/proc/stat").catch(() => null),
+    Promise.all(
+      candidates.map(async ({ key, pid, definition }) => {
+        const [pidStat, modified] = await Promise.all([files.readFile(`/proc/${pid}/stat`).catch(() => null), Promise.all(definition.map((artifact) => files.modifiedAt(artifact.path).catch(() => null)))]);
+        return { key, definition, pidStat, modified };
+      }),
+    ),
+  ]);
   if (procStat === null) return found;
-  // Every service's reads at once: on a remote host they share round trips.
-  const results = await Promise.all(
-    candidates.map(async ({ key, pid, definition }) => {
-      const pidStat = await files.readFile(`/proc/${pid}/stat`).catch(() => null);
-      const started = pidStat === null ? undefined : processStartedAt(pidStat, procStat);
-      if (started === undefined) return undefined;
-      const modified = await Promise.all(definition.map((artifact) => files.modifiedAt(artifact.path).catch(() => null)));
-      const newer = definition.filter((_, i) => modified[i] !== null && modified[i]! > started + START_TIME_SLACK_MS);
-      return newer.length > 0 ? ([key, newer.map((a) => `running an older definition than ${a.path}`)] as const) : undefined;
-    }),
-  );
+  const results = reads.map(({ key, definition, pidStat, modified }) => {
+    const started = pidStat === null ? undefined : processStartedAt(pidStat, procStat);
+    if (started === undefined) return undefined;
+    const newer = definition.filter((_, i) => modified[i] !== null && modified[i]! > started + START_TIME_SLACK_MS);
+    return newer.length > 0 ? ([key, newer.map((a) => `running an older definition than ${a.path}`)] as const) : undefined;
+  });
   for (const result of results) if (result) found.set(result[0], result[1]);
   return found;
 }

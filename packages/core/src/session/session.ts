@@ -248,7 +248,8 @@ export class Session {
     } catch {
       // a spec that cannot render has no definition to compare; plan reports why
     }
-    for (const map of [await findReplacedCode(resources, observations, this.files), await findOlderDefinitions(resources, observations, rendered, state, this.files)]) {
+    // Side by side: on a remote host their reads share round trips.
+    for (const map of await Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)])) {
       for (const [key, lines] of map) found.set(key, [...(found.get(key) ?? []), ...lines]);
     }
     return found;
@@ -289,8 +290,10 @@ export class Session {
     const providers = [...new Set(assigned.values())];
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
-    const replacedCode = this.offline ? new Map<string, string[]>() : await findReplacedCode(resources, observations, this.files);
-    const olderDefinitions = this.offline ? new Map<string, string[]>() : await findOlderDefinitions(resources, observations, rendered, state, this.files);
+    // Side by side: on a remote host their reads share round trips.
+    const [replacedCode, olderDefinitions] = this.offline
+      ? [new Map<string, string[]>(), new Map<string, string[]>()]
+      : await Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)]);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;

@@ -47,7 +47,9 @@ export class StateStore {
 
   async load(): Promise<StateFile> {
     const where = this.files.real(this.path);
-    const text = await this.files.readFile(this.path);
+    // Both at once (one round trip on a remote host). A journal is replayed only onto the serial it
+    // names, so one read before a concurrent save and the other after it cannot mix two states.
+    const [text, journal] = await Promise.all([this.files.readFile(this.path), this.files.readFile(this.journalPath)]);
     let state = emptyState();
     this.problems = [];
     if (text !== null) {
@@ -60,7 +62,6 @@ export class StateStore {
         throw error;
       }
     }
-    const journal = await this.files.readFile(this.journalPath);
     this.journalOnDisk = journal !== null;
     this.lines = [];
     if (journal !== null) this.replay(state, journal);
