@@ -55,8 +55,9 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
 
 async function startsAtBoot(layout: ServiceLayout, runsvdirInPlace: boolean, ctx: ReadContext): Promise<boolean> {
   if (layout.distro) return linksTo(ctx.files, layout.link, layout.dir);
-  if (await ctx.files.exists(`${layout.dir}/down`)) return false;
-  return layout.link ? linksTo(ctx.files, layout.link, layout.dir) : runsvdirInPlace;
+  // Both reads at once (one round trip on a remote host, with predictBoot's same two).
+  const [down, linked] = await Promise.all([ctx.files.exists(`${layout.dir}/down`), layout.link ? linksTo(ctx.files, layout.link, layout.dir) : runsvdirInPlace]);
+  return !down && linked;
 }
 
 /** What `tend observe` shows beyond the Datum fields. */

@@ -10,10 +10,10 @@ import type { UserRunsvdir } from "./user-runsvdir.js";
  * files, no process.
  */
 export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir | undefined, files: HostFiles): Promise<BootPrediction> {
-  if (layout.link !== undefined && !(await linksTo(files, layout.link, layout.dir))) {
-    return { starts: false, why: `it is not linked into ${RUNSVDIR}` };
-  }
-  if (await files.exists(`${layout.dir}/down`)) return { starts: false, why: `${layout.dir}/down keeps runsv from starting it at boot` };
+  // Both reads at once (one round trip on a remote host).
+  const [linked, down] = await Promise.all([layout.link === undefined || linksTo(files, layout.link, layout.dir), files.exists(`${layout.dir}/down`)]);
+  if (!linked) return { starts: false, why: `it is not linked into ${RUNSVDIR}` };
+  if (down) return { starts: false, why: `${layout.dir}/down keeps runsv from starting it at boot` };
   if (!layout.user || runsvdir === undefined) return { starts: true };
   const why = `it runs under ${runsvdir.user}'s runsvdir ${runsvdir.dir}`;
   if (!(await linksTo(files, runsvdir.link, runsvdir.dir))) return { starts: false, why: `${why}, which is not linked into ${RUNSVDIR}, so nothing starts it at boot` };
