@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TendError } from "@tend/core";
 import type { SshDestination } from "../inventory/load-inventory.js";
+import { terminateMaster } from "./mux-client.js";
 import { SessionPool } from "./session-pool.js";
 import { withLibrary, type ShellLibrary } from "./shell-library.js";
 
@@ -111,9 +112,10 @@ export class SshConnection implements ShellChannel {
     return this.spawnSsh(line);
   }
 
-  /** Ends the master connection (and with it every session still on it). */
+  /** Ends the master connection (and with it every session still on it): asked over its control socket, or by `ssh -O exit` when that did not answer. */
   async close(): Promise<void> {
     this.pool.close();
+    if ((await terminateMaster(this.controlPath, 10_000)) !== "failed") return;
     const child = spawn("ssh", ["-O", "exit", ...this.destinationArgs(), this.dest.host], { stdio: "ignore" });
     await exited(child, 10_000);
   }
