@@ -5,6 +5,10 @@
 // image: Ansible's modules need it on the target, tend does not) and the same no-op check of the
 // files (`copy` tasks, `--check`) runs with Ansible over the same ssh setup; otherwise it says so.
 //
+// The floor rows time what any tool reaching these hosts over ssh must do at least: per host, the
+// master connection (key exchange, through `docker exec`), one session running `true`, and the
+// exit, N hosts at once. When the floor itself grows past 3x from 1 host to 20, so must tend.
+//
 // Every host here is a container on this one machine: a target's own work (sshd, its shell, the
 // init's commands, and `docker exec` carrying the connection) shares the cores with tend. So
 // each plan also reports the machine's CPU time (all processes, from /proc/stat) beside tend's
@@ -90,11 +94,20 @@ export async function fleet({ short = false } = {}) {
       writeFileSync(file, `${lines.join("\n")}\n`);
       return file;
     };
+    /** One sh that connects to the first n hosts at once, runs `true` on each and ends each connection (fails if any host did). */
+    const floorScript = (n) => {
+      const lines = hosts.slice(0, n).map((host, i) => {
+        const opts = ["-l", "root", "-i", key, "-o", "IdentitiesOnly=yes", "-o", `UserKnownHostsFile=${join(dir, "known_hosts")}`, "-o", "StrictHostKeyChecking=yes", "-o", "LogLevel=ERROR", "-o", `ProxyCommand=docker exec -i ${host.id} /usr/sbin/sshd -i`, "-o", `HostKeyAlias=h${i}`, "-o", "BatchMode=yes", "-o", `ControlPath=${join(dir, `ctl-${i}`)}`].map((o) => `'${o}'`).join(" ");
+        return `( ssh -o ControlMaster=yes -o ControlPersist=yes -f -N -T ${opts} h${i} && ssh -o ControlMaster=no -T ${opts} h${i} true && ssh -q -O exit ${opts} h${i} ) & p${i}=$!`;
+      });
+      return ["s=0", ...lines, ...lines.map((_, i) => `wait $p${i} || s=1`), "exit $s"].join("\n");
+    };
     const specFile = spec(dir);
     const reset = () =>
       Promise.all(hosts.map((h) => h.mustSh("rm -f /etc/runit/runsvdir/default/tend-* /etc/service/tend-*; rm -rf /var/lib/tend /etc/bench; sleep 6; rm -rf /etc/sv/tend-* /var/log/tend-*")));
     const rows = [];
     const plans = {};
+    const floors = {};
     for (const n of [1, 5, 20]) {
       await reset();
       const file = inventory(n);
@@ -104,9 +117,15 @@ export async function fleet({ short = false } = {}) {
       for (let r = 0; r < runs; r += 1) samples.push(measure([process.execPath, CLI, "plan", "-f", specFile, "--hosts", file, "--parallel", "20", "--detailed-exitcode"]));
       const plan = samples.sort((a, b) => a.ms - b.ms)[Math.floor(samples.length / 2)];
       plans[n] = plan.ms;
+      const floorSamples = [];
+      for (let r = 0; r < runs; r += 1) floorSamples.push(measure(["sh", "-c", floorScript(n)]));
+      const floor = floorSamples.sort((a, b) => a.ms - b.ms)[Math.floor(floorSamples.length / 2)];
+      floors[n] = floor.ms;
       const cpu = `CPU: tend ${(plan.tendCpuMs / 1000).toFixed(1)} s, whole machine ${(plan.machineCpuMs / 1000).toFixed(1)} s on ${availableParallelism()} cores`;
       rows.push({ name: `fleet: fresh apply (${FILES} files, ${SERVICES} services) on ${n} host(s)`, ms: apply });
       rows.push({ name: `fleet: no-op plan on ${n} host(s)`, ms: plans[n], ...(n > 1 ? { ratio: plans[n] / plans[1], of: `1 host; ${cpu}`, ...(n === 20 ? { goal: 3 } : {}) } : { of: cpu }) });
+      const floorCpu = `CPU: ssh clients ${(floor.tendCpuMs / 1000).toFixed(1)} s, whole machine ${(floor.machineCpuMs / 1000).toFixed(1)} s`;
+      rows.push({ name: `fleet: ssh floor (connect, run true, exit) on ${n} host(s)`, ms: floors[n], ...(n > 1 ? { ratio: floors[n] / floors[1], of: `1 host; ${floorCpu}` } : { of: floorCpu }) });
     }
     if (withAnsible) {
       const play = join(dir, "play.yaml");
