@@ -7,7 +7,9 @@ export function q(value: string): string {
  * sh functions (and constants) that scripts call. A long-lived shell session loads one once, in
  * its own shell, and runs each script in a subshell of it; a shell started for one script (sudo,
  * or input no session can carry) reads it first. Either way the variable `name` holds the text,
- * so that a script can hand the library on to another shell (as another user, say).
+ * so that a script can hand the library on to another shell (as another user, say). Its functions
+ * stay defined in the session's shell: the commands that run there start with a program's name
+ * (`env`, `sudo`, `/bin/sh`), never one of a library's functions.
  */
 export interface ShellLibrary {
   /** The sh variable that holds the text (and the key a session remembers it by). */
