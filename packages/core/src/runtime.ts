@@ -9,6 +9,7 @@ export { ExecaRunner } from "./runner/execa-runner.js";
 export { LocalHostFiles, type PathContent } from "./files/host-files.js";
 export { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "./host/host-access.js";
 export type { FileOperation } from "./files/file-operation.js";
+export { contentText, type FileContent } from "./files/file-content.js";
 export type { Ownership } from "./files/atomic-write.js";
 export { service, timer, file, pkg, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
 export { dependenciesOf } from "./model/dependencies-of.js";

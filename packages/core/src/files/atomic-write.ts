@@ -1,9 +1,11 @@
-import { constants, closeSync, fchmodSync, fchownSync, lchownSync, lstatSync, openSync, readlinkSync, symlinkSync, unlinkSync, writeSync } from "node:fs";
+import { constants, closeSync, fchmodSync, fchownSync, lchownSync, lstatSync, openSync, readlinkSync, symlinkSync, unlinkSync } from "node:fs";
 import type { WriteBatch } from "./write-batch.js";
 import { runsAsRoot } from "./acting-user.js";
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
+import type { FileContent } from "./file-content.js";
 import { tempName } from "./temp-name.js";
+import { writePieces, writeText } from "./write-text.js";
 
 export interface Ownership {
   uid?: number;
@@ -45,14 +47,14 @@ function assertReplaceable(target: string, kind: "file" | "symlink"): void {
  * on purpose: every step is a system call on tend's main thread, so a fault injected at the k-th
  * call lands on the same step every run.
  */
-export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: string, mode: number, owner: Ownership = {}): void {
+export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: FileContent, mode: number, owner: Ownership = {}): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "file");
   const temp = join(dir, tempName(basename(target)));
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    const bytes = Buffer.from(content, "utf8");
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    if (typeof content === "string") writeText(fd, content);
+    else writePieces(fd, content());
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && isRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
   } catch (error) {

@@ -1,10 +1,12 @@
-import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, rmSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, rmSync, rmdirSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
 import type { TendErrorCode } from "../errors/error-codes.js";
 import { prepareTarget, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
+import type { FileContent } from "./file-content.js";
 import { WriteBatch } from "./write-batch.js";
+import { writePieces, writeText } from "./write-text.js";
 import { fsError } from "./fs-error.js";
 import { resolveBeneath } from "./resolve-beneath.js";
 import { tempOwner } from "./temp-name.js";
@@ -14,7 +16,7 @@ import { tempOwner } from "./temp-name.js";
  * it): what tend's own process does, or a child running as the user who owns the folder.
  */
 export type FileOperation =
-  | { op: "write"; path: string; content: string; mode: number; owner?: Ownership }
+  | { op: "write"; path: string; content: FileContent; mode: number; owner?: Ownership }
   | { op: "symlink"; path: string; target: string; owner?: Ownership }
   | { op: "mkdir"; path: string; mode: number; owner?: Ownership }
   /** Deletes a file or link, and only that kind: what is there now must be what tend wrote. */
@@ -24,7 +26,7 @@ export type FileOperation =
   /** Deletes temp files an interrupted atomic write of `path` left beside it. */
   | { op: "clean-temps"; path: string }
   /** Appends to a file (made with `mode` when missing) and syncs it: the state journal. */
-  | { op: "append"; path: string; content: string; mode: number };
+  | { op: "append"; path: string; content: FileContent; mode: number };
 
 /** How an operation failed, in a form that crosses a process boundary. */
 export interface OperationFailure {
@@ -174,12 +176,12 @@ function cleanTemps(batch: WriteBatch, hostPath: string): void {
   }
 }
 
-function appendFile(batch: WriteBatch, hostPath: string, content: string, mode: number): void {
+function appendFile(batch: WriteBatch, hostPath: string, content: FileContent, mode: number): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   const fd = openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode);
   try {
-    const bytes = Buffer.from(content, "utf8");
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    if (typeof content === "string") writeText(fd, content);
+    else writePieces(fd, content());
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -9,6 +9,7 @@ import { lookupGroup, lookupUser } from "../host/passwd.js";
 import { actorFor, runsAsRoot, type Actor } from "./acting-user.js";
 import { FolderResolver } from "./folder-resolver.js";
 import type { Ownership } from "./atomic-write.js";
+import { contentText } from "./file-content.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { hostPathParts } from "./host-path.js";
@@ -230,7 +231,11 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   private performAs(actor: Extract<Actor, { kind: "user" }>, operations: FileOperation[]): Promise<(OperationFailure | null)[]> {
-    const forUser = operations.map((operation) => ("owner" in operation ? { ...operation, owner: {} } : operation)) as FileOperation[];
+    // The child gets plain JSON: owners dropped (it writes as itself), content whole.
+    const forUser = operations.map((operation) => {
+      const plain = operation.op === "write" || operation.op === "append" ? { ...operation, content: contentText(operation.content) } : operation;
+      return "owner" in plain ? { ...plain, owner: {} } : plain;
+    }) as FileOperation[];
     return new Promise((resolve) => {
       const child = execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) {

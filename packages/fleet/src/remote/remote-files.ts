@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
+import { contentText, TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
 import { AGAIN, hexBytes, parseReads, type BatchKind, type ReadRecord } from "./read-records.js";
 
@@ -254,7 +254,7 @@ export class RemoteHostFiles implements HostFileAccess {
     const head = (kind: string, own: string) => `op ${index} ${kind} ${q(dir)} ${own}`;
     switch (operation.op) {
       case "write":
-        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(operation.content)}`;
+        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(contentText(operation.content))}`;
       case "symlink":
         return `${head("symlink", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(operation.target)}`;
       case "mkdir":
@@ -266,7 +266,7 @@ export class RemoteHostFiles implements HostFileAccess {
       case "clean-temps":
         return `${head("clean", "-")} ${q(tempPrefix(name))}`;
       case "append":
-        return `${head("append", "-")} ${q(name)} ${operation.mode.toString(8)} ${q(operation.content)}`;
+        return `${head("append", "-")} ${q(name)} ${operation.mode.toString(8)} ${q(contentText(operation.content))}`;
     }
   }
 
