@@ -94,6 +94,37 @@ describe("StateStore", () => {
     await expect(s.load()).rejects.toThrow(/state.journal is damaged: line 2 is not JSON/);
   });
 
+  it("journals a record set several times before a flush once, at its last value", async () => {
+    const { root, store: s } = await store();
+    const state = await s.load();
+    const record = (hash: string | null, writing?: string) => ({ resource: WEB, provider: "runit", artifacts: [{ store: "file", path: "/etc/sv/tend-web/run", hash, ...(writing ? { writing } : {}) }] });
+    s.set(state, "service:web", record(null, "sha256:1"));
+    s.set(state, "service:gone", record("sha256:0"));
+    s.set(state, "service:web", record("sha256:1"));
+    s.drop(state, "service:gone");
+    await s.flush(state);
+    const lines = (await readFile(join(root, "var/lib/tend/state.journal"), "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.t, l.key])).toEqual([["begin", undefined], ["set", "service:web"], ["drop", "service:gone"]]);
+    expect(lines[1].record.artifacts[0]).toEqual({ store: "file", path: "/etc/sv/tend-web/run", hash: "sha256:1" });
+    const again = await new StateStore(new LocalHostFiles(root, { kind: "system" }), "/var/lib/tend").load();
+    expect(again.resources).toEqual(state.resources);
+  });
+
+  it("writes a journal entry of megabytes a line at a time, and it replays to the same state", async () => {
+    const { root, store: s } = await store();
+    const state = await s.load();
+    const artifacts = Array.from({ length: 20 }, (_, i) => ({ store: "file", path: `/etc/sv/tend-web/${"x".repeat(100)}${i}`, hash: null, writing: `sha256:${"0".repeat(64)}` }));
+    for (let i = 0; i < 800; i += 1) s.set(state, `service:web${i}`, { resource: { ...WEB, name: `web${i}` }, provider: "runit", artifacts });
+    s.noteProviders(state);
+    await s.flush(state);
+    const journal = await readFile(join(root, "var/lib/tend/state.journal"), "utf8");
+    expect(journal.length).toBeGreaterThan(2 << 20);
+    const types = journal.split("\n").filter(Boolean).map((l) => JSON.parse(l).t);
+    expect(types).toEqual(["begin", ...Array(800).fill("set"), "providers"]);
+    const again = await new StateStore(new LocalHostFiles(root, { kind: "system" }), "/var/lib/tend").load();
+    expect(again).toEqual(state);
+  });
+
   it("appends to an existing journal without a second begin line", async () => {
     const { root, store: s } = await store({ version: 2, serial: 0, resources: {} }, `${JSON.stringify({ t: "begin", serial: 0 })}\n`);
     const state = await s.load();

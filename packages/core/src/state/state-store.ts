@@ -33,8 +33,15 @@ export class StateStore {
   readonly journalPath: string;
   /** Entries of the state that cannot be trusted, left out when loading: plan reports them. */
   problems: string[] = [];
-  /** Journal lines recorded since the last flush, serialised when recorded (a copy that later changes cannot touch, and smaller than a clone). */
-  private lines: string[] = [];
+  /**
+   * What changed since the last flush: each resource's record as set (null: dropped), serialised
+   * only when flushed. A record is never changed in place once set (every change is a new record
+   * through `set`), so what is flushed is what was set; and a resource set three times between
+   * two flushes is written once, at its last value, which is what replaying all three would give.
+   */
+  private changed = new Map<string, RecordedResource | null>();
+  /** The providers' bags as last noted, serialised when noted (providers change their bags in place). */
+  private providersLine: string | undefined;
   private journalOnDisk = false;
 
   constructor(
@@ -63,7 +70,7 @@ export class StateStore {
       }
     }
     this.journalOnDisk = journal !== null;
-    this.lines = [];
+    this.forgetChanges();
     if (journal !== null) this.replay(state, journal);
     return state;
   }
@@ -109,33 +116,43 @@ export class StateStore {
   set(state: StateFile, key: string, record: RecordedResource): void {
     const kept = { ...record, resource: recordable(record.resource) };
     state.resources[key] = kept;
-    this.lines.push(journalLine({ t: "set", key, record: kept }));
+    this.changed.set(key, kept);
   }
 
   /** Forgets a resource (in memory now, in the journal at the next `flush`). */
   drop(state: StateFile, key: string): void {
     delete state.resources[key];
-    this.lines.push(journalLine({ t: "drop", key }));
+    this.changed.set(key, null);
   }
 
   /** Records the providers' bags. */
   noteProviders(state: StateFile): void {
-    this.lines.push(journalLine({ t: "providers", providers: state.providers }));
+    this.providersLine = journalLine({ t: "providers", providers: state.providers });
   }
 
-  /** Appends what was recorded since the last flush to the journal, synced: one write. */
+  /**
+   * Appends what was recorded since the last flush to the journal, synced: one write, its lines
+   * serialised as they are written, so a big apply never holds its journal entry as one string.
+   */
   async flush(state: StateFile): Promise<void> {
-    if (this.lines.length === 0) return;
-    const lines = this.journalOnDisk ? this.lines : [journalLine({ t: "begin", serial: state.serial }), ...this.lines];
-    await this.files.perform([{ op: "append", path: this.journalPath, content: lines.join(""), mode: 0o600 }]).then(throwFirst);
+    if (this.changed.size === 0 && this.providersLine === undefined) return;
+    const begin = this.journalOnDisk ? undefined : journalLine({ t: "begin", serial: state.serial });
+    await this.files.perform([{ op: "append", path: this.journalPath, content: () => this.journalLines(begin), mode: 0o600 }]).then(throwFirst);
     this.journalOnDisk = true;
-    this.lines = [];
+    this.forgetChanges();
+  }
+
+  /** The lines of what changed since the last flush, after `begin` when the journal is new. */
+  private *journalLines(begin: string | undefined): Generator<string> {
+    if (begin !== undefined) yield begin;
+    for (const [key, record] of this.changed) yield journalLine(record === null ? { t: "drop", key } : { t: "set", key, record });
+    if (this.providersLine !== undefined) yield this.providersLine;
   }
 
   /** Folds everything into state.json (atomically, 0600) and removes the journal. */
   async save(state: StateFile): Promise<void> {
     state.serial += 1;
-    this.lines = [];
+    this.forgetChanges();
     await this.files
       .perform([
         { op: "clean-temps", path: this.path },
@@ -144,6 +161,11 @@ export class StateStore {
       ])
       .then(throwFirst);
     this.journalOnDisk = false;
+  }
+
+  private forgetChanges(): void {
+    this.changed = new Map();
+    this.providersLine = undefined;
   }
 }
 
