@@ -3,6 +3,7 @@ import type { Scope } from "../contract/host.js";
 import { moreErrors } from "../errors/catalogue.js";
 import type { HostFileAccess } from "../host/host-access.js";
 import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
+import { stateJsonPieces } from "./state-json-pieces.js";
 import { emptyState, type RecordedResource, type StateFile } from "./state-file.js";
 import type { Resource } from "../model/resource-schema.js";
 import { contentHash } from "../plan/content-hash.js";
@@ -149,14 +150,14 @@ export class StateStore {
     if (this.providersLine !== undefined) yield this.providersLine;
   }
 
-  /** Folds everything into state.json (atomically, 0600) and removes the journal. */
+  /** Folds everything into state.json (atomically, 0600; written a record at a time) and removes the journal. */
   async save(state: StateFile): Promise<void> {
     state.serial += 1;
     this.forgetChanges();
     await this.files
       .perform([
         { op: "clean-temps", path: this.path },
-        { op: "write", path: this.path, content: `${JSON.stringify(state, null, 2)}\n`, mode: 0o600, owner: this.files.ownership() },
+        { op: "write", path: this.path, content: () => stateJsonPieces(state), mode: 0o600, owner: this.files.ownership() },
         ...(this.journalOnDisk ? [{ op: "remove" as const, path: this.journalPath, kind: "file" as const }] : []),
       ])
       .then(throwFirst);
