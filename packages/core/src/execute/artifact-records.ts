@@ -4,6 +4,18 @@ import type { ArtifactWrite } from "../plan/plan-types.js";
 import type { RecordedArtifact } from "../state/state-file.js";
 
 /**
+ * Each write's content hash, computed once: the intent records it as `writing` and the
+ * confirmation as `hash`, so both share one string (a big apply hashes every file it writes).
+ */
+const hashes = new WeakMap<ArtifactWrite, string>();
+
+function hashOf(write: ArtifactWrite, content: string): string {
+  let hash = hashes.get(write);
+  if (hash === undefined) hashes.set(write, (hash = contentHash(content)));
+  return hash;
+}
+
+/**
  * The artifacts to record before writing (the journal's intent): every artifact to be written
  * keeps what it had and gains `writing`, the hash about to land, so content with either hash
  * counts as tend's whatever moment the apply is killed at.
@@ -14,7 +26,7 @@ export function intendedArtifacts(recorded: RecordedArtifact[], writes: Artifact
   for (const write of writes) {
     if (write.content === null) continue;
     const id = artifactId({ store: write.artifact.store ?? "file", path: write.artifact.path });
-    const hash = contentHash(write.content);
+    const hash = hashOf(write, write.content);
     const record = byId.get(id);
     if (record) record.writing = hash;
     else {
@@ -37,7 +49,7 @@ export function confirmedArtifacts(recorded: RecordedArtifact[], done: ArtifactW
       continue;
     }
     const ephemeral = write.artifact.ephemeral ?? byId.get(id)?.ephemeral;
-    byId.set(id, { store, path: write.artifact.path, hash: contentHash(write.content), ...(ephemeral ? { ephemeral } : {}) });
+    byId.set(id, { store, path: write.artifact.path, hash: hashOf(write, write.content), ...(ephemeral ? { ephemeral } : {}) });
   }
   return [...byId.values()];
 }
