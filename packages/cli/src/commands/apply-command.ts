@@ -38,7 +38,8 @@ export async function applyCommand(line: CommandLine, io: CliIo): Promise<number
   try {
     const { plan, state, assigned } = await session.buildPlan({ adopt: line.adopt });
     const diffs = line.diff ? await import("../output/file-diffs.js") : undefined;
-    planJson = { ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan) } : {}) };
+    // Only a JSON document or event stream carries it; a big plan's JSON would otherwise be held through the whole apply.
+    if (io.json) planJson = { ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan) } : {}) };
     io.out(formatPlan(plan, io.paint));
     if (diffs) io.out(diffs.diffSection(plan, io.paint));
     io.event({ event: "plan", plan: planJson });
