@@ -33,16 +33,19 @@ export function startInOwnGroup(argv: string): string[] {
  * runs after) that pid leads no group: exit 1, and runsv signals it alone, as usual.
  */
 export function renderControlTerm(): string {
-  return [
-    "#!/bin/sh",
-    MANAGED_HEADER,
-    "# sv down, restart, term, exit: TERM to the program's whole process group, not the program alone",
-    'pid=$(cat supervise/pid) && [ -n "$pid" ] && kill -TERM -"$pid" 2>/dev/null || exit 1',
-    'kill -CONT -"$pid" 2>/dev/null',
-    "exit 0",
-    "",
-  ].join("\n");
+  return CONTROL_TERM;
 }
+
+/** Made once: every service's `./control/t` is the same, and a big spec's share one string. */
+const CONTROL_TERM = [
+  "#!/bin/sh",
+  MANAGED_HEADER,
+  "# sv down, restart, term, exit: TERM to the program's whole process group, not the program alone",
+  'pid=$(cat supervise/pid) && [ -n "$pid" ] && kill -TERM -"$pid" 2>/dev/null || exit 1',
+  'kill -CONT -"$pid" 2>/dev/null',
+  "exit 0",
+  "",
+].join("\n");
 
 /**
  * The first lines of `./finish` (runsv runs it once the program has ended, before anything

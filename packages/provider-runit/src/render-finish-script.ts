@@ -13,6 +13,17 @@ import { endGroupLines } from "./process-group.js";
  */
 export function renderFinishScript(service: Service, ctx: RenderContext): string {
   const restart = service.restart ?? "no";
+  if (restart === "no" && afterServices(service).length > 0) return finishScript(service, ctx);
+  // Otherwise it depends on `restart` alone: made once each, a big spec's services share one string.
+  let script = byRestart.get(restart);
+  if (script === undefined) byRestart.set(restart, (script = finishScript(service, ctx)));
+  return script;
+}
+
+const byRestart = new Map<string, string>();
+
+function finishScript(service: Service, ctx: RenderContext): string {
+  const restart = service.restart ?? "no";
   const lines = ["#!/bin/sh", MANAGED_HEADER, ...endGroupLines()];
   if (restart === "always") {
     lines.push('# restart = "always": runsv runs ./run again');
