@@ -50,7 +50,9 @@ function assertReplaceable(target: string, kind: "file" | "symlink"): void {
 export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: FileContent, mode: number, owner: Ownership = {}): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "file");
-  const temp = join(dir, tempName(basename(target)));
+  const name = basename(target);
+  const tempBase = tempName(name);
+  const temp = join(dir, tempBase);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     if (typeof content === "string") writeText(fd, content);
@@ -63,14 +65,16 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
     throw error;
   }
   closeSync(fd);
-  batch.defer({ temp, target, dir, data: true });
+  batch.defer({ dir, temp: tempBase, name, data: true });
 }
 
 /** Points `hostPath` at `target` atomically (a temp link renamed over it). */
 export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarget: string, owner: Ownership = {}): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "symlink");
-  const temp = join(dir, tempName(basename(target)));
+  const name = basename(target);
+  const tempBase = tempName(name);
+  const temp = join(dir, tempBase);
   symlinkSync(linkTarget, temp);
   try {
     if (owner.uid !== undefined && isRoot()) lchownSync(temp, owner.uid, owner.gid ?? -1);
@@ -79,7 +83,7 @@ export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarg
     throw error;
   }
   // Renamed in order with the files before it: a link that enables a service lands after them.
-  batch.defer({ temp, target, dir, data: false });
+  batch.defer({ dir, temp: tempBase, name, data: false });
 }
 
 export function unlinkQuietly(path: string): void {

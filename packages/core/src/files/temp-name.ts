@@ -4,7 +4,8 @@ const MARK = ".tend-";
 
 /** The temp file an atomic write of `base` starts with, beside it: `.<base>.tend-<pid>-<random>`. */
 export function tempName(base: string): string {
-  return `${tempPrefix(base)}${process.pid}-${PROCESS_TAG}${(counter++).toString(16)}`;
+  // One flat string (a template would keep its parts): a big batch keeps every temp name until it commits.
+  return [tempPrefix(base), process.pid, "-", PROCESS_TAG, (counter++).toString(16)].join("");
 }
 
 /** Random per process, counted per file: unique without asking the kernel for randomness each time. */
