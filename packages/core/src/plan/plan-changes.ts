@@ -92,6 +92,16 @@ export function planChanges(input: PlanInput): Plan {
   return { host: input.host, initDisplayName: input.initDisplayName, scope: input.scope, entries: [...entries.values(), ...removals], warnings: input.warnings ?? [], serial: input.state.serial };
 }
 
+/**
+ * An observation without its runtime state (under --root nothing runs). Left out rather than
+ * set to undefined: V8 gives every copy that gains a property its own hidden class, 10,000 of
+ * them for as many services.
+ */
+function withoutState(observation: Observation): Observation {
+  const { state: _state, ...rest } = observation;
+  return rest;
+}
+
 function summaryOf(resource: Resource): string {
   switch (resource.type) {
     case "service":
@@ -109,7 +119,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const record = input.state.resources[key];
   const artifacts = input.rendered.get(key) ?? [];
   const observed = input.observations.get(key);
-  const observation = observed && input.offline ? { ...observed, state: undefined } : observed;
+  const observation = observed && input.offline ? withoutState(observed) : observed;
   const provider = input.providers.get(key);
   const entry: PlanEntry = {
     key,
