@@ -72,35 +72,41 @@ export async function readUnitFilesOffline(files: HostFiles): Promise<OfflineUni
   return { files: found, unresolved };
 }
 
-interface ConfigFolder {
-  /** Entries named like a tend unit (`tend-….service`, templates and instances included). */
+/** What a unit folder holds that concerns tend's units. */
+interface FolderScan {
+  /** Entries `isUnit` took as tend units. */
   units: string[];
-  /** Entries of the link folders named like a tend unit, with the path of each. */
+  /** A link under another name to a `tend-*` file: that unit is `indirect` (or an alias), systemctl's call. */
+  aliasesTend: boolean;
+  /** Entries of the link folders (`*.wants`, `*.requires`, `*.upholds`) named `tend-*`, with the path of each. */
   linked: Map<string, string[]>;
 }
 
-async function readConfig(files: HostFiles): Promise<ConfigFolder | undefined> {
-  const units: string[] = [];
-  const linked = new Map<string, string[]>();
-  for (const entry of (await files.readDir(CONFIG)) ?? []) {
-    const path = `${CONFIG}/${entry}`;
-    if (TEND_UNIT.test(entry) && entry.length < 256) {
-      units.push(entry);
+/** Reads a unit folder once: its tend units, links to them, and its link folders' `tend-*` entries. */
+async function scanFolder(dir: string, files: HostFiles, isUnit: (entry: string) => boolean): Promise<FolderScan> {
+  const scan: FolderScan = { units: [], aliasesTend: false, linked: new Map() };
+  for (const entry of (await files.readDir(dir)) ?? []) {
+    const path = `${dir}/${entry}`;
+    if (isUnit(entry)) {
+      scan.units.push(entry);
       continue;
     }
     const target = await files.readLink(path);
     if (target !== null) {
-      // A link under another name to a tend unit makes it `indirect` (or an alias): systemctl's call.
-      if (baseName(target).startsWith("tend-")) return undefined;
+      if (baseName(target).startsWith("tend-")) scan.aliasesTend = true;
       continue;
     }
     if (!LINK_FOLDER.test(entry) || !(await files.isDirectory(path))) continue;
     for (const name of (await files.readDir(path)) ?? []) {
-      if (!name.startsWith("tend-")) continue;
-      linked.set(name, [...(linked.get(name) ?? []), `${path}/${name}`]);
+      if (name.startsWith("tend-")) scan.linked.set(name, [...(scan.linked.get(name) ?? []), `${path}/${name}`]);
     }
   }
-  return { units, linked };
+  return scan;
+}
+
+async function readConfig(files: HostFiles): Promise<FolderScan | undefined> {
+  const scan = await scanFolder(CONFIG, files, (entry) => TEND_UNIT.test(entry) && entry.length < 256);
+  return scan.aliasesTend ? undefined : scan;
 }
 
 async function stateOf(unit: string, linked: Map<string, string[]>, files: HostFiles): Promise<string | undefined> {
@@ -124,19 +130,8 @@ async function stateOf(unit: string, linked: Map<string, string[]>, files: HostF
 
 /** Whether a vendor folder has a `tend-*` unit, a link to one, or one in its link folders. */
 async function mentionsTend(dir: string, files: HostFiles): Promise<boolean> {
-  for (const entry of (await files.readDir(dir)) ?? []) {
-    if (entry.startsWith("tend-")) return true;
-    const path = `${dir}/${entry}`;
-    const target = await files.readLink(path);
-    if (target !== null) {
-      if (baseName(target).startsWith("tend-")) return true;
-      continue;
-    }
-    if (LINK_FOLDER.test(entry) && (await files.isDirectory(path))) {
-      if (((await files.readDir(path)) ?? []).some((name) => name.startsWith("tend-"))) return true;
-    }
-  }
-  return false;
+  const scan = await scanFolder(dir, files, (entry) => entry.startsWith("tend-"));
+  return scan.units.length > 0 || scan.aliasesTend || scan.linked.size > 0;
 }
 
 function baseName(path: string): string {
