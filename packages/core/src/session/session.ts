@@ -248,11 +248,17 @@ export class Session {
     } catch {
       // a spec that cannot render has no definition to compare; plan reports why
     }
-    // Side by side: on a remote host their reads share round trips.
-    for (const map of await Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)])) {
+    for (const map of await this.findDrift(resources, observations, rendered, state)) {
       for (const [key, lines] of map) found.set(key, [...(found.get(key) ?? []), ...lines]);
     }
     return found;
+  }
+
+  /** Replaced code and older definitions (runtimeDrift's two kinds), each by key; none offline. */
+  private async findDrift(resources: Resource[], observations: Map<string, Observation>, rendered: Map<string, Artifact[]>, state: StateFile): Promise<[Map<string, string[]>, Map<string, string[]>]> {
+    if (this.offline) return [new Map(), new Map()];
+    // Side by side: on a remote host their reads share round trips.
+    return Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)]);
   }
 
   /** One `observe` call per provider, with all of its resources (see ReadContext's `purpose`). */
@@ -290,10 +296,7 @@ export class Session {
     const providers = [...new Set(assigned.values())];
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
-    // Side by side: on a remote host their reads share round trips.
-    const [replacedCode, olderDefinitions] = this.offline
-      ? [new Map<string, string[]>(), new Map<string, string[]>()]
-      : await Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)]);
+    const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
