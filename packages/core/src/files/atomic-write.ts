@@ -50,9 +50,7 @@ function assertReplaceable(target: string, kind: "file" | "symlink"): void {
 export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: FileContent, mode: number, owner: Ownership = {}): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "file");
-  const name = basename(target);
-  const tempBase = tempName(name);
-  const temp = join(dir, tempBase);
+  const { name, tempBase, temp } = tempBeside(dir, target);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     if (typeof content === "string") writeText(fd, content);
@@ -72,9 +70,7 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
 export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarget: string, owner: Ownership = {}): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "symlink");
-  const name = basename(target);
-  const tempBase = tempName(name);
-  const temp = join(dir, tempBase);
+  const { name, tempBase, temp } = tempBeside(dir, target);
   symlinkSync(linkTarget, temp);
   try {
     if (owner.uid !== undefined && isRoot()) lchownSync(temp, owner.uid, owner.gid ?? -1);
@@ -84,6 +80,13 @@ export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarg
   }
   // Renamed in order with the files before it: a link that enables a service lands after them.
   batch.defer({ dir, temp: tempBase, name, data: false });
+}
+
+/** A fresh temp name beside `target` in `dir`: the target's name, the temp's, and its path. */
+function tempBeside(dir: string, target: string): { name: string; tempBase: string; temp: string } {
+  const name = basename(target);
+  const tempBase = tempName(name);
+  return { name, tempBase, temp: join(dir, tempBase) };
 }
 
 export function unlinkQuietly(path: string): void {
