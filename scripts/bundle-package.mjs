@@ -1,6 +1,6 @@
 // Bundles a package's sources with esbuild into dist/ (tsc writes only the declarations): a few
 // files load far faster than a hundred ES modules. Each bundled third-party package's licence goes
-// into dist/THIRD-PARTY-NOTICES.md. Used by the build.mjs of @tend/core and @tend/cli.
+// into dist/THIRD-PARTY-NOTICES.md. Used by the build.mjs of @tend/core and @tend/cli, and by every provider (bundle-provider.mjs).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,12 +41,37 @@ export async function bundlePackage({ dir, entryPoints, external, splitting = fa
     // Bundled CommonJS (semver, yaml, cross-spawn) requires Node's built-ins.
     banner: { js: 'import { createRequire as __tendCreateRequire } from "node:module";\nconst require = __tendCreateRequire(import.meta.url);' },
     define: buildIdName ? { [buildIdName]: JSON.stringify(BUILD_ID_PLACEHOLDER) } : {},
+    plugins: [lazyBuiltins],
   });
-  const inputs = Object.keys(result.metafile.inputs).sort();
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("lazy-builtin:")).sort();
   if (buildIdName) stampBuildId(dir, result.metafile, inputs);
   writeNotices(dir, inputs);
   return result.metafile;
 }
+
+/**
+ * import-meta-resolve's default imports of `node:process`, `node:assert` and `node:v8` become the
+ * global process, a plain `ok` and `node:v8` loaded on first use. An ES module import of
+ * a built-in reads every export at once, getters included: `node:process` alone then loads the
+ * diagnostic report and heap utilities, ~6 ms of every start for code that runs only on an error.
+ * (execa, loaded only where used, imports named exports and is left alone.) A named import in
+ * import-meta-resolve fails the build: the stand-ins export only a default.
+ */
+const STAND_INS = {
+  "node:process": "export default process;",
+  // It only ever calls assert.ok(value, message) on its own invariants.
+  "node:assert": 'function ok(value, message) { if (!value) throw Object.assign(new Error(message ?? "assertion failed"), { code: "ERR_ASSERTION" }); }\nexport default Object.assign(ok, { ok });',
+  "node:v8": 'let v8; export default new Proxy({}, { get: (_, key) => (v8 ??= require("node:v8"))[key] });',
+};
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^node:(process|assert|v8)$/ }, (args) =>
+      args.importer.includes("/import-meta-resolve/") ? { path: args.path, namespace: "lazy-builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, ({ path }) => ({ loader: "js", contents: STAND_INS[path] }));
+  },
+};
 
 function stampBuildId(dir, metafile, inputs) {
   const hash = createHash("sha256");
