@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CORE_CODE_DIR, FROM_SOURCES } from "../core-package.js";
@@ -10,20 +11,69 @@ import { withDeadline } from "./with-deadline.js";
 import { lineIn, siteOf } from "./spec-site.js";
 
 /**
+ * What `@tend/core` has beyond `@tend/core/runtime`: zod's schemas, ~30 ms to load. A spec gets
+ * the runtime entry with these as getters; the first use of one (at import or while building)
+ * has the spec imported again with all of core (a spec that uses them is evaluated twice).
+ */
+const SCHEMA_EXPORTS = ["ResourceSchema", "ServiceSchema", "TimerSchema", "FileSchema", "PackageSchema", "validateSpec"] as const;
+
+/** What a getter of SCHEMA_EXPORTS throws while the schemas are not loaded. */
+const SCHEMAS_NOT_LOADED = new Error("tend: @tend/core's schemas are loaded on first use");
+
+/**
  * Opens `tend.config.{ts,mts,js,mjs}` with no build step: the module is imported once, and its
  * `providers` are known before the host is (they may declare the host's init); the resources are
  * built per host. `@tend/core` (and `@tend/core/contract`) inside the spec resolve to this very
  * copy, so a spec anywhere on disk works with an installed `tend`.
  */
 export async function openModuleSpec(file: string, transpiledDir?: string): Promise<OpenedRawSpec> {
-  const { createJiti } = await import("jiti");
-  const coreEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "index.ts" : "index.js");
-  const contractEntry = join(CORE_CODE_DIR, FROM_SOURCES ? "contract/index.ts" : "contract/index.js");
+  let loaded = await importSpec(file, transpiledDir, false);
+  if (loaded.wantedSchemas()) loaded = await importSpec(file, transpiledDir, true);
+  return {
+    providers: loaded.config.providers ?? [],
+    async resources(host: HostFacts): Promise<RawSpec> {
+      // A build that reached for the schemas is done again with them (whatever it threw then).
+      let list: ResourceList = await buildList(loaded.config, host, file).catch((error: unknown) => {
+        if (!loaded.wantedSchemas()) throw error;
+        return [];
+      });
+      if (loaded.wantedSchemas()) {
+        loaded = await importSpec(file, transpiledDir, true);
+        list = await buildList(loaded.config, host, file);
+      }
+      const resources = flatten(list);
+      // A resource made with service()/timer()/file() knows its line; a plain object only its file.
+      return { resources, locate: (index) => ({ file, ...(siteOf(resources[index])?.file === file ? { line: siteOf(resources[index])!.line } : {}) }) };
+    },
+  };
+}
+
+/** The spec module imported through jiti, with core's schemas or without (see SCHEMA_EXPORTS). */
+async function importSpec(file: string, transpiledDir: string | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
+  // Required, not imported: an ES import of jiti's 190 kB CommonJS build has Node scan all of it
+  // for its export names first (cjs-module-lexer, ~18 ms of every run with a TypeScript spec).
+  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
+  const entry = (name: string) => join(CORE_CODE_DIR, `${name}.${FROM_SOURCES ? "ts" : "js"}`);
+  const coreEntry = entry("index");
+  const contractEntry = entry("contract/index");
   // The spec gets this very copy of core, imported natively: not transpiled and evaluated again
   // by jiti (the schemas alone are most of a second), and one TendError class for the spec too.
-  const [core, contract] = await Promise.all([import(pathToFileURL(coreEntry).href), import(pathToFileURL(contractEntry).href)]);
+  const [core, contract] = await Promise.all([import(pathToFileURL(withSchemas ? coreEntry : entry("runtime")).href), import(pathToFileURL(contractEntry).href)]);
+  let wanted = false;
+  const specCore: Record<string, unknown> = { ...core };
+  if (!withSchemas) {
+    for (const name of SCHEMA_EXPORTS) {
+      Object.defineProperty(specCore, name, {
+        enumerable: true,
+        get() {
+          wanted = true;
+          throw SCHEMAS_NOT_LOADED;
+        },
+      });
+    }
+  }
   const jiti = createJiti(import.meta.url, {
-    virtualModules: { "@tend/core": core, "@tend/core/contract": contract },
+    virtualModules: { "@tend/core": specCore, "@tend/core/contract": contract },
     alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
     moduleCache: false,
     // Transpiled modules are kept in tend's own cache when there is one (never beside the spec):
@@ -33,31 +83,34 @@ export async function openModuleSpec(file: string, transpiledDir?: string): Prom
     tryNative: false,
   });
   let exported: unknown;
+  const retry = { config: { resources: () => [] }, wantedSchemas: () => true };
   try {
     exported = await withDeadline(jiti.import(file, { default: true }), file);
   } catch (error) {
+    if (wanted) return retry;
     if (TendError.isInstance(error)) throw error.at({ file });
     const line = lineIn(error, file);
     throw errors.spec(`${file} could not be loaded: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
   }
-  if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
-  const config = toConfig(exported, file);
-  return {
-    providers: config.providers ?? [],
-    async resources(host: HostFacts): Promise<RawSpec> {
-      let list: ResourceList;
-      try {
-        list = await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
-      } catch (error) {
-        if (TendError.isInstance(error)) throw error.at({ file });
-        const line = lineIn(error, file);
-        throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
-      }
-      const resources = flatten(list);
-      // A resource made with service()/timer()/file() knows its line; a plain object only its file.
-      return { resources, locate: (index) => ({ file, ...(siteOf(resources[index])?.file === file ? { line: siteOf(resources[index])!.line } : {}) }) };
-    },
-  };
+  try {
+    if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
+  } catch (error) {
+    if (wanted) return retry;
+    throw error;
+  }
+  if (wanted) return retry;
+  return { config: toConfig(exported, file), wantedSchemas: () => wanted };
+}
+
+/** The spec's resource list for `host`, its failures as errors naming the file. */
+async function buildList(config: TendConfig, host: HostFacts, file: string): Promise<ResourceList> {
+  try {
+    return await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
+  } catch (error) {
+    if (TendError.isInstance(error)) throw error.at({ file });
+    const line = lineIn(error, file);
+    throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
+  }
 }
 
 /** A spec opened but not yet built: its providers, and its raw resources for a host. */

@@ -1,8 +1,10 @@
+import { readdirSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSpec } from "./load-spec.js";
+import { loadSpec, openSpec } from "./load-spec.js";
+import { ContentCache } from "../cache/content-cache.js";
 import { findSpec } from "./find-spec.js";
 import { TendError } from "../errors/tend-error.js";
 import type { HostFacts } from "../contract/host.js";
@@ -169,5 +171,61 @@ export default defineConfig(() => [
     const seen = (globalThis as { __tendSpecClasses?: { TendError: unknown; made: unknown } }).__tendSpecClasses!;
     expect(seen.TendError).toBe(TendError);
     expect(seen.made instanceof TendError).toBe(true);
+  });
+});
+
+describe("a config module's start-up work kept small", () => {
+  const cache = async () => ContentCache.open({ TEND_CACHE_DIR: join(await mkdtemp(join(tmpdir(), "tend-spec-cache-")), "cache") })!;
+  const cachedSpecs = (dir: string) => {
+    try {
+      return readdirSync(join(dir, "specs")).length;
+    } catch {
+      return 0;
+    }
+  };
+
+  it("validates the same data once: the next run reads the validated resources, other data is validated", async () => {
+    const file = await specFile("tend.config.ts", `import { service } from "@tend/core";\nexport default () => [service("web", { exec: process.env.TEND_TEST_EXEC! })];\n`);
+    const store = await cache();
+    process.env.TEND_TEST_EXEC = "/bin/web";
+    const first = await (await openSpec(file, { cache: store })).build(HOST);
+    expect(cachedSpecs(store.dir)).toBe(1);
+    const again = await (await openSpec(file, { cache: store })).build(HOST);
+    expect(again.resources).toEqual(JSON.parse(JSON.stringify(first.resources)));
+    process.env.TEND_TEST_EXEC = "relative/web";
+    await expect((await openSpec(file, { cache: store })).build(HOST)).rejects.toThrow("exec");
+    process.env.TEND_TEST_EXEC = "/bin/other";
+    expect((await (await openSpec(file, { cache: store })).build(HOST)).resources[0]).toMatchObject({ exec: "/bin/other" });
+    expect(cachedSpecs(store.dir)).toBe(2);
+    delete process.env.TEND_TEST_EXEC;
+  });
+
+  it("never takes a cached validation for data that is not plain (a function, a class) or differs only in undefined", async () => {
+    const store = await cache();
+    const plain = await specFile("tend.config.mjs", `export default [{ type: "service", name: "web", exec: "/bin/web" }];\n`);
+    await (await openSpec(plain, { cache: store })).build(HOST);
+    const withUndefined = await specFile("tend.config.mjs", `export default [{ type: "service", name: "web", exec: "/bin/web", typo: undefined }];\n`);
+    await expect((await openSpec(withUndefined, { cache: store })).build(HOST)).rejects.toThrow("typo");
+    const withDate = await specFile("tend.config.mjs", `export default [{ type: "service", name: "web", exec: "/bin/web", description: new Date(0) }];\n`);
+    await expect((await openSpec(withDate, { cache: store })).build(HOST)).rejects.toThrow("description");
+    expect(cachedSpecs(store.dir)).toBe(1);
+  });
+
+  it("gives a spec core's schemas wherever it uses them: at import, while building, even when it catches the first try", async () => {
+    const atImport = await specFile(
+      "tend.config.ts",
+      `import { ServiceSchema } from "@tend/core";\nconst base = ServiceSchema.parse({ type: "service", name: "web", exec: "/bin/web" });\nexport default [base];\n`,
+    );
+    expect((await loadSpec(atImport, HOST)).resources[0]).toMatchObject({ name: "web", exec: "/bin/web" });
+    const whileBuilding = await specFile(
+      "tend.config.ts",
+      `import { defineConfig, validateSpec } from "@tend/core";\nexport default defineConfig(() => validateSpec([{ type: "service", name: "api", exec: "/bin/api" }]));\n`,
+    );
+    expect((await loadSpec(whileBuilding, HOST)).resources[0]).toMatchObject({ name: "api" });
+    const caught = await specFile(
+      "tend.config.ts",
+      `import * as core from "@tend/core";\nlet known = "none";\ntry { known = typeof core.TimerSchema.parse; } catch {}\nexport default [{ type: "service", name: known, exec: "/bin/x" }];\n`,
+    );
+    expect((await loadSpec(caught, HOST)).resources[0]).toMatchObject({ name: "function" });
   });
 });

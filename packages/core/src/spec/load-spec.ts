@@ -4,6 +4,7 @@ import type { HostFacts } from "../contract/host.js";
 import { CORE_BUILD } from "../core-package.js";
 import { isNormalHostPath } from "../files/host-path.js";
 import type { Resource } from "../model/resource-schema.js";
+import { exactJson } from "./exact-json.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 
@@ -38,7 +39,7 @@ interface ValidatedYaml {
 
 /** Opens a spec file (YAML, or a config module, imported once). */
 export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
-  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache?.folder("transpiled")));
+  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache?.folder("transpiled")), options.cache);
   const text = await readFile(file, "utf8");
   const { cache } = options;
   const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
@@ -64,12 +65,25 @@ export async function loadSpec(file: string, host: HostFacts): Promise<Spec> {
   return (await openSpec(file)).build(host);
 }
 
-function openedFrom(file: string, raw: OpenedRawSpec): OpenedSpec {
+/**
+ * A config module's resources are built on every run (they may depend on the host), but the same
+ * data validated by the same tend for the same tend folders is not validated again: the cache
+ * keeps the result under the data's exact text (see exactJson), so zod is not even loaded.
+ */
+function openedFrom(file: string, raw: OpenedRawSpec, cache: ContentCache | undefined): OpenedSpec {
   return {
     file,
     providers: raw.providers,
     async build(host) {
-      return { file, resources: await validate(await raw.resources(host), reservedFolders(host)), providers: raw.providers };
+      const built = await raw.resources(host);
+      const reserved = reservedFolders(host);
+      const data = cache ? exactJson(built.resources) : undefined;
+      const key = data === undefined ? undefined : cacheKey("module-spec", CORE_BUILD, reserved.join("\0"), data);
+      const cached = key ? cache?.read<Resource[]>("specs", key) : undefined;
+      if (cached) return { file, resources: cached, providers: raw.providers };
+      const resources = await validate(built, reserved);
+      if (key) cache?.write("specs", key, resources);
+      return { file, resources, providers: raw.providers };
     },
   };
 }
