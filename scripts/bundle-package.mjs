@@ -53,7 +53,8 @@ export async function bundlePackage({ dir, entryPoints, external, splitting = fa
  * import-meta-resolve's default imports of `node:process`, `node:assert` and `node:v8` become the
  * global process, a plain `ok` and `node:v8` loaded on first use. An ES module import of
  * a built-in reads every export at once, getters included: `node:process` alone then loads the
- * diagnostic report and heap utilities, ~6 ms of every start for code that runs only on an error.
+ * diagnostic report and heap utilities, ~6 ms of a start that needs the resolver, for code that runs
+ * only on an error.
  * (execa, loaded only where used, imports named exports and is left alone.) A named import in
  * import-meta-resolve fails the build: the stand-ins export only a default.
  */

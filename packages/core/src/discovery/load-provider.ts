@@ -1,14 +1,14 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { resolve as resolveModule } from "import-meta-resolve";
-import semver from "semver";
 import { CORE_PACKAGE_DIR } from "../core-package.js";
 import { API_VERSION, type ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FoundProvider } from "./provider-manifest.js";
 import { foldersUpTo, untrustedPath } from "./trusted-package.js";
+import { satisfiesCoreRange } from "./core-range.js";
+import { plainPackageEntry } from "./package-entry.js";
 
 /** The version of this @tend/core, which providers' peer ranges are checked against. */
 export const CORE_VERSION = (JSON.parse(readFileSync(join(CORE_PACKAGE_DIR, "package.json"), "utf8")) as { version: string }).version;
@@ -21,12 +21,12 @@ export const CORE_VERSION = (JSON.parse(readFileSync(join(CORE_PACKAGE_DIR, "pac
  */
 export async function loadProvider(found: FoundProvider, modules: string | undefined): Promise<{ provider: ProviderDefinition } | { error: TendError }> {
   if (found.manifest.apiVersion !== API_VERSION) return { error: errors.providerIncompatible(found.packageName, found.manifest.apiVersion) };
-  if (found.coreRange && !found.coreRange.startsWith("workspace:") && !semver.satisfies(CORE_VERSION, found.coreRange, { includePrerelease: true })) {
+  if (found.coreRange && !found.coreRange.startsWith("workspace:") && !(await satisfiesCoreRange(CORE_VERSION, found.coreRange))) {
     return { error: moreErrors.providerCoreRange(found.packageName, found.version, found.coreRange, CORE_VERSION) };
   }
   let entry: string;
   try {
-    entry = resolveEntry(found);
+    entry = await resolveEntry(found);
   } catch (error) {
     return { error: errors.spec(`provider ${found.packageName} has no entry Node can resolve: ${(error as Error).message.split("\n")[0]}`, { cause: error }) };
   }
@@ -50,10 +50,18 @@ export async function loadProvider(found: FoundProvider, modules: string | undef
   return { provider: provider as ProviderDefinition };
 }
 
-/** The package's main module, resolved as `import "<name>"` from the folder it was found in (Node's algorithm). */
-function resolveEntry(found: FoundProvider): string {
-  const self = pathToFileURL(join(found.dir, "package.json")).href;
+/**
+ * The package's main module, resolved as `import "<name>"` from the folder it was found in (Node's
+ * algorithm): read directly when its package.json says it plainly, else by import-meta-resolve.
+ */
+async function resolveEntry(found: FoundProvider): Promise<string> {
   const pkg = JSON.parse(readFileSync(join(found.dir, "package.json"), "utf8")) as { name?: string; exports?: unknown; main?: string };
+  if (pkg.exports === undefined || pkg.name) {
+    const plain = plainPackageEntry(found.dir, pkg);
+    if (plain) return plain;
+  }
+  const { resolve: resolveModule } = await import("import-meta-resolve");
+  const self = pathToFileURL(join(found.dir, "package.json")).href;
   if (pkg.exports !== undefined && pkg.name) return fileURLToPath(resolveModule(pkg.name, self));
   const main = join(found.dir, pkg.main ?? "index.js");
   return fileURLToPath(resolveModule(pathToFileURL(main).href, self));
