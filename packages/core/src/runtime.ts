@@ -5,7 +5,7 @@
  * copy of every class (`TendError`, `Session`, …).
  */
 export * from "./contract/index.js";
-export { ExecaRunner } from "./runner/execa-runner.js";
+export { ProcessRunner, ExecaRunner } from "./runner/process-runner.js";
 export { LocalHostFiles, type PathContent } from "./files/host-files.js";
 export { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "./host/host-access.js";
 export type { FileOperation } from "./files/file-operation.js";

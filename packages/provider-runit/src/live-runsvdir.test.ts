@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExecaRunner, LocalHostFiles, type ApplyContext, type Artifact, type HostFileWriter, type Operation, type Scope, type Service } from "@tend/core";
+import { ProcessRunner, LocalHostFiles, type ApplyContext, type Artifact, type HostFileWriter, type Operation, type Scope, type Service } from "@tend/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterWrites } from "./after-writes.js";
 import { applyChange } from "./apply-batch.js";
@@ -35,7 +35,7 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
       host: { name: "live", init: "runit", os: "linux", arch: process.arch, user: "tendlive", home },
       init: "runit",
       scope,
-      run: new ExecaRunner(),
+      run: new ProcessRunner(),
       files: homeAndEtc(home, join(base, "root")),
       offline: false,
       state: { get: () => undefined, set: () => undefined },

@@ -1,6 +1,6 @@
 import { copyFile, lstat, mkdir, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ExecaRunner, service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
+import { ProcessRunner, service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { systemdProvider as provider } from "./systemd-provider.js";
@@ -30,7 +30,7 @@ async function writeArtifacts(ctx: Awaited<ReturnType<typeof applyContext>>, res
 describe("offline apply into an image root, with the real systemctl --root", () => {
   it("enables system units and timers in the image, sets the default target, and disables them again", async () => {
     const ctx = await applyContext({ init: "systemd", offline: true });
-    const real = { ...ctx, run: new ExecaRunner() };
+    const real = { ...ctx, run: new ProcessRunner() };
     await mkdir(join(ctx.rootDir, "lib/systemd/system"), { recursive: true });
     for (const target of ["multi-user.target", "graphical.target", "timers.target"]) {
       await copyFile(`/lib/systemd/system/${target}`, join(ctx.rootDir, "lib/systemd/system", target));
@@ -117,7 +117,7 @@ describe("offline apply into an image root, with the real systemctl --root", () 
 
   it("resolves a template instance against its template: exists, enabled under its own name, disabled again", async () => {
     const ctx = await applyContext({ init: "systemd", offline: true });
-    const real = { ...ctx, run: new ExecaRunner() };
+    const real = { ...ctx, run: new ProcessRunner() };
     const lib = join(ctx.rootDir, "lib/systemd/system");
     await mkdir(lib, { recursive: true });
     await writeFile(join(lib, "getty@.service"), "[Service]\nExecStart=/sbin/agetty %I\n[Install]\nWantedBy=getty.target\nDefaultInstance=tty1\n");

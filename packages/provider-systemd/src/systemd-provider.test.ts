@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { ExecaRunner, service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
+import { ProcessRunner, service, ServiceSchema, timer, TimerSchema, type Operation, type Resource, type ResourceChange } from "@tend/core";
 import { applyContext, describeConformance, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { processUid } from "./process-uid.js";
@@ -326,7 +326,7 @@ describeConformance({
   init: "systemd",
   runner: () => new RecordingRunner().on(/ list-unit-files /, { stdout: "[]" }).on(/ list-units /, { stdout: "[]" }),
   // systemctl --root edits an image root without a running manager: the real one, on this machine.
-  offlineRunner: () => new ExecaRunner(),
+  offlineRunner: () => new ProcessRunner(),
   prepareRoot: (root) => mkdir(join(root, "etc/systemd/system"), { recursive: true }).then(() => undefined),
 });
 

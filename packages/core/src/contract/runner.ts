@@ -21,7 +21,7 @@ export interface CommandResult {
 }
 
 /**
- * Runs commands. Production uses execa (detached, killing the process group on timeout); tests
+ * Runs commands. Production uses ProcessRunner (detached, killing the process group on timeout); tests
  * use @tend/testkit's recording runner, which answers from a script and records every argv.
  * `run` throws a `TEND_COMMAND_FAILED` TendError when the exit code is not in `okCodes`.
  */

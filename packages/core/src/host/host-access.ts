@@ -5,7 +5,7 @@ import type { TendError } from "../errors/tend-error.js";
 import type { Ownership } from "../files/atomic-write.js";
 import type { FileOperation } from "../files/file-operation.js";
 import { LocalHostFiles, type PathContent } from "../files/host-files.js";
-import { ExecaRunner } from "../runner/execa-runner.js";
+import { ProcessRunner } from "../runner/process-runner.js";
 import { ScopeLock } from "../state/scope-lock.js";
 
 /**
@@ -58,7 +58,7 @@ export class LocalHostAccess implements HostAccess {
   constructor(
     root: string | undefined,
     scope: Scope,
-    readonly runner: Runner = new ExecaRunner(),
+    readonly runner: Runner = new ProcessRunner(),
   ) {
     this.files = new LocalHostFiles(root, scope);
   }

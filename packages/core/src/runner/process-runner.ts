@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Command, CommandResult, Runner } from "../contract/runner.js";
+import { errors } from "../errors/catalogue.js";
+import { checkExit } from "./check-exit.js";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const BASE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+/** More output than any init command gives; past it the command is killed and fails. */
+const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
+
+/** Process groups still running; ended with tend if it exits first (an error, a signal). */
+const running = new Set<number>();
+let endsWithTend = false;
+
+/**
+ * The production runner, on Node's own `spawn`: each command in its own process group, killed as
+ * a group (TERM, then KILL after 5 s) when its deadline passes, so a hung `systemctl` cannot hang
+ * tend; a group still running when tend exits is sent TERM. (execa did the same at ~30 ms of
+ * loading per run: most of a no-op plan's own time.)
+ */
+export class ProcessRunner implements Runner {
+  async run(command: Command): Promise<CommandResult> {
+    const timeout = command.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const [file, ...args] = command.argv;
+    if (!file) throw errors.usage("empty command");
+    const env = { ...BASE_ENV, ...command.env };
+    const outcome = await runDetached(file, args, { env, input: command.input ?? "", timeout, ...(command.asUser ? { uid: command.asUser.uid, gid: command.asUser.gid } : {}) });
+    if (outcome.kind === "timed out") throw errors.commandFailed(command.argv, undefined, `timed out after ${timeout / 1000} s; its process group was killed`);
+    if (outcome.kind === "not found") {
+      throw errors.commandFailed(command.argv, undefined, `${file} is not installed (no such program on PATH ${env.PATH})`, {
+        hint: `Install ${file} on this machine: tend runs the init's own tools, under --root too`,
+      });
+    }
+    if (outcome.kind === "failed") throw errors.commandFailed(command.argv, undefined, outcome.reason);
+    return checkExit(command, { exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
+  }
+}
+
+/** @deprecated The runner no longer uses execa: use {@link ProcessRunner}. */
+export const ExecaRunner = ProcessRunner;
+
+type Outcome =
+  | { kind: "exited"; exitCode: number; stdout: string; stderr: string }
+  | { kind: "timed out" }
+  | { kind: "not found" }
+  | { kind: "failed"; reason: string };
+
+interface SpawnOptions {
+  env: Record<string, string>;
+  input: string;
+  timeout: number;
+  uid?: number;
+  gid?: number;
+}
+
+function runDetached(file: string, args: string[], options: SpawnOptions): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, { detached: true, env: options.env, stdio: ["pipe", "pipe", "pipe"], uid: options.uid, gid: options.gid });
+    } catch (error) {
+      resolve(spawnFailure(error));
+      return;
+    }
+    const pid = child.pid;
+    if (pid !== undefined) track(pid);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let bytes = 0;
+    let timedOut = false;
+    let overflow = false;
+    let spawnError: unknown;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_OUTPUT_BYTES && !overflow) {
+        overflow = true;
+        killGroup(pid, "SIGKILL");
+      }
+      if (!overflow) into.push(chunk);
+    };
+    child.stdout!.on("data", collect(out));
+    child.stderr!.on("data", collect(err));
+    // A command that exits without reading its input closes the pipe: not an error of tend's.
+    child.stdin!.on("error", () => {});
+    child.stdin!.end(options.input);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pid, "SIGTERM");
+      setTimeout(() => killGroup(pid, "SIGKILL"), 5_000).unref();
+    }, options.timeout);
+    child.on("error", (error) => {
+      spawnError = error;
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (pid !== undefined) running.delete(pid);
+      // The leader is gone; anything left in its group (a child ignoring TERM) dies now.
+      if (timedOut) killGroup(pid, "SIGKILL");
+      if (timedOut) resolve({ kind: "timed out" });
+      else if (spawnError !== undefined) resolve(spawnFailure(spawnError));
+      else if (overflow) resolve({ kind: "failed", reason: `printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB; killed` });
+      else if (code === null) resolve({ kind: "failed", reason: signal ? `killed by ${signal}` : "killed" });
+      else resolve({ kind: "exited", exitCode: code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+    });
+  });
+}
+
+function spawnFailure(error: unknown): Outcome {
+  if ((error as { code?: string }).code === "ENOENT") return { kind: "not found" };
+  return { kind: "failed", reason: `could not run: ${(error as Error).message ?? String(error)}` };
+}
+
+function track(pid: number): void {
+  running.add(pid);
+  if (endsWithTend) return;
+  endsWithTend = true;
+  process.once("exit", () => {
+    for (const group of running) killGroup(group, "SIGTERM");
+  });
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
