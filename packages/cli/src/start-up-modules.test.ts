@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,5 +58,16 @@ describe("what a plan loads", () => {
     // The providers' entries are read from their package.json: no general resolver, no semver.
     expect(await loadedWith(second, RESOLVER_OR_SEMVER)).toEqual([]);
     expect(second.filter((url) => url.includes("/provider-runit/")).map((url) => url.replace(/.*\/provider-runit\//, ""))).toEqual(["dist/index.js"]);
+  });
+});
+
+describe("what core's bundle carries", () => {
+  it("zod without its 40 translations (a namespace import lets esbuild leave out what is unused)", async () => {
+    const chunks = new URL("../../core/dist/chunks/", import.meta.url);
+    const texts = await Promise.all((await readdir(chunks)).filter((name) => name.endsWith(".js")).map((name) => readFile(new URL(name, chunks), "utf8")));
+    const zod = texts.filter((text) => text.includes("class ZodError") || text.includes("ZodError"));
+    expect(zod.length).toBeGreaterThan(0);
+    expect(texts.filter((text) => text.includes("Ungültige Eingabe"))).toEqual([]);
+    expect(Math.max(...zod.map((text) => text.length))).toBeLessThan(250_000);
   });
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ResourceSchema } from "../model/resource-schema.js";
 
 type Json = Record<string, unknown>;
