@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Names of hosts and groups: what `--limit` patterns and the summary show. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
