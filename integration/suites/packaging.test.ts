@@ -117,7 +117,8 @@ describe("the packed packages, installed as from the registry", () => {
       // at run time, or in the types it ships (core bundles zod, and its .d.ts files name it)
       const code = (await Promise.all(p.files.filter((f) => f.endsWith(".js") || f.endsWith(".d.ts")).map((f) => inTarball(p.tarball, f)))).join("\n");
       for (const dep of Object.keys(manifest.dependencies ?? {})) {
-        expect(new RegExp(`(?:from |import\\()"${dep}(?:/[^"]*)?"`).test(code), `${p.name} uses its dependency ${dep}`).toBe(true);
+        // imported, or required through createRequire(import.meta.url) (core requires jiti's CommonJS build)
+        expect(new RegExp(`(?:from |import\\(|require\\(|\\(import\\.meta\\.url\\)\\()"${dep}(?:/[^"]*)?"`).test(code), `${p.name} uses its dependency ${dep}`).toBe(true);
       }
     }
   });
