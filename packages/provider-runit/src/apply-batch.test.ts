@@ -66,27 +66,42 @@ describe("apply: add", () => {
     expect(runner.lines).not.toContain(`sv up ${WEB}`);
   });
 
-  it("restarts a runsv that started before log/ existed", async () => {
+  it("restarts a runsv that started before log/ existed, once a moment's readings still show no log service", async () => {
+    const noLog = { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\n` };
     const runner = new RecordingRunner()
-      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\nrun: log: (pid 1126) 0s\n` }, 1)
-      .on(`sv -v -w 10 exit ${WEB}`, { stdout: `ok: ${WEB}: runsv not running\n` })
+      .on(`sv status ${WEB}`, noLog, 6)
+      .on(`sv exit ${WEB}`, {})
+      // The old runsv, still ending its process: not yet the fresh one.
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 1s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\n` }, 1)
       .on(`sv status ${WEB}`, up(WEB));
     const ctx = await applyContext({ init: "runit", runner });
     await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
     await applyChange(change("add", service("web", { exec: "/bin/web", restart: "always" }), ["enable", "start"]), ctx);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(runner.lines).toEqual([...Array(6).fill(`sv status ${WEB}`), `sv exit ${WEB}`, `sv status ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
     expect(ctx.logged).toEqual([`runit: runsv started ${WEB} before tend had written it; restarting that runsv`]);
   });
 
-  it("restarts a runsv that missed the down file", async () => {
-    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 7) 0s; run: log: (pid 6) 0s\n` }, 1).on(`sv status ${WEB}`, {
-      stdout: `down: ${WEB}: 0s; run: log: (pid 9) 0s\n`,
-    });
+  it("takes a log service that shows up a moment later for what it is: no restart", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; warning: ${WEB}/log: unable to open supervise/ok: file does not exist\n` }, 2)
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 1126) 0s; run: log: (pid 1125) 0s\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    await applyChange(change("add", service("web", { exec: "/bin/web", restart: "always" }), ["enable", "start"]), ctx);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(ctx.logged).toEqual([]);
+  });
+
+  it("restarts a runsv that missed the down file at once, and a runsv that exited meanwhile is no failure", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { stdout: `run: ${WEB}: (pid 7) 0s; run: log: (pid 6) 0s\n` }, 1)
+      .on(`sv exit ${WEB}`, { exitCode: 1, stdout: `fail: ${WEB}: runsv not running\n` })
+      .on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s; run: log: (pid 9) 0s\n` });
     const ctx = await applyContext({ init: "runit", runner });
     await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
     await writeFile(join(ctx.rootDir, WEB, "down"), "");
     await applyChange(change("add", service("web", { exec: "/bin/web", desired: { state: "running", enabled: false } }), ["start"]), ctx);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv -v -w 10 exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv exit ${WEB}`, `sv status ${WEB}`, `sv up ${WEB}`]);
   });
 
   it("a service added stopped never runs: a transient down file until runsv has seen it", async () => {

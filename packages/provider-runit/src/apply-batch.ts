@@ -1,6 +1,6 @@
 import { errors, TendError, type ApplyContext, type Operation, type ResourceChange, type Service } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
-import { missedItsDirectory } from "./missed-its-directory.js";
+import { earlyRunsvs, restartRunsvs } from "./early-runsv.js";
 import type { SvStatus } from "./parse-sv-status.js";
 import { rendersDownFile } from "./render-service.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
@@ -102,23 +102,23 @@ function bringsDown(item: Item): boolean {
 
 /**
  * One wait for all the wave's directories; then, for the added tend services whose runsv started
- * before tend had finished the directory, one `sv -v exit` and one more wait.
+ * before tend had finished the directory, one `sv exit` and a wait for the fresh runsv.
  */
 async function awaitRunsv(items: Item[], ctx: ApplyContext, failures: Map<string, unknown>): Promise<Map<string, SvStatus>> {
   if (items.length === 0) return new Map();
   const first = await waitForPickup(items.map((item) => item.layout.dir), ctx);
-  const early: Item[] = [];
+  const added: Item[] = [];
   for (const item of items) {
-    const status = first.statuses.get(item.layout.dir);
-    if (!status) failures.set(item.change.key, notSupervised(item, ctx));
-    else if (item.change.action === "add" && !item.layout.distro && (await missedItsDirectory(item.layout.dir, status, ctx))) early.push(item);
+    if (!first.statuses.has(item.layout.dir)) failures.set(item.change.key, notSupervised(item, ctx));
+    else if (item.change.action === "add" && !item.layout.distro) added.push(item);
   }
+  const target = (item: Item) => ({ key: item.change.key, dir: item.layout.dir });
+  const early = await earlyRunsvs(added.map(target), first.statuses, ctx);
   if (early.length === 0) return first.statuses;
-  for (const item of early) ctx.log(`runit: runsv started ${item.layout.dir} before tend had written it; restarting that runsv`);
-  const exited = await svBatch(ctx, ["-v", "-w", "10", "exit"], early.map((item) => ({ key: item.change.key, dir: item.layout.dir })));
-  exited.forEach((error, key) => failures.set(key, error));
-  const again = await waitForPickup(early.filter((item) => !exited.has(item.change.key)).map((item) => item.layout.dir), ctx);
-  for (const item of early) if (again.missing.includes(item.layout.dir)) failures.set(item.change.key, notSupervised(item, ctx));
+  for (const { dir } of early) ctx.log(`runit: runsv started ${dir} before tend had written it; restarting that runsv`);
+  const again = await restartRunsvs(early, first.statuses, ctx);
+  again.failures.forEach((error, key) => failures.set(key, error));
+  for (const item of items) if (again.missing.includes(item.layout.dir)) failures.set(item.change.key, notSupervised(item, ctx));
   return new Map([...first.statuses, ...again.statuses]);
 }
 
