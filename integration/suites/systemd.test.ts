@@ -1,4 +1,6 @@
+import type { ReadContext } from "@tend/core";
 import { startHost, type TestHost } from "@tend/testkit/harness";
+import { mainPidsFromCgroups } from "../../packages/provider-systemd/src/main-pids-from-cgroups.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
@@ -158,6 +160,17 @@ describe("services and timers on a booted systemd", () => {
 
     // sshd is Debian's alias of ssh.service, which the package already enabled: nothing to do
     expect(await host.mustSh("systemctl is-enabled ssh.service")).toBe("enabled\n");
+  });
+
+  it("reads a running service's main pid from its control group exactly as systemctl says it", async () => {
+    // The host's services (ssh, cron, journald…) and tend's: one shell for all, each answer checked.
+    const units = (await host.mustSh("systemctl list-units --type=service --state=running --no-legend --plain | cut -d' ' -f1")).trim().split("\n");
+    expect(units).toContain("tend-web.service");
+    const ctx = { scope: { kind: "system" }, run: { run: async (command: { argv: string[] }) => host.exec(command.argv) } } as unknown as ReadContext;
+    const pids = await mainPidsFromCgroups(units, ctx);
+    expect(pids.get("tend-web.service")).toBe(Number(await mainPid("tend-web.service")));
+    expect(pids.size).toBeGreaterThan(units.length / 2);
+    for (const [unit, pid] of pids) expect(`${unit} ${pid}`).toBe(`${unit} ${await mainPid(unit)}`);
   });
 
   it("passes values through escaped: the program sees exactly what the spec said", async () => {

@@ -11,6 +11,7 @@ import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from ".
 import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
 import { observeUserUnitOffline } from "./observe-user-unit-offline.js";
 import { predictBoot, readLinger } from "./predict-boot.js";
+import { mainPidsFromCgroups } from "./main-pids-from-cgroups.js";
 
 interface Target {
   key: string;
@@ -73,18 +74,28 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
 
 /**
  * The main pid of every running service that may be restarted for a replaced build (see
- * `restartOnUpgrade`), from one `systemctl show`; core reads /proc through it. Not asked when
- * no such service runs.
+ * `restartOnUpgrade`); core reads /proc through it. Not asked when no such service runs. A
+ * service whose process runs (`running`) gets it from its control group when that is plain (see
+ * mainPidsFromCgroups); the rest from one `systemctl show`.
  */
 async function readMainPids(targets: Target[], observations: Map<string, Observation>, ctx: ReadContext): Promise<void> {
   const running = targets.filter((t) => t.resource.type === "service" && t.resource.restartOnUpgrade !== false && observations.get(t.key)?.state === "running");
   if (running.length === 0) return;
   const units = [...new Set(running.map((t) => t.unit))];
-  const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,MainPID", "--", ...units]));
-  const shown = parseShowOutput(result.stdout, units);
+  const processRuns = units.filter((unit) => running.some((t) => t.unit === unit && observations.get(t.key)?.details?.sub === "running"));
+  const pids = await mainPidsFromCgroups(processRuns, ctx);
+  const asked = units.filter((unit) => !pids.has(unit));
+  if (asked.length > 0) {
+    const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,MainPID", "--", ...asked]));
+    const shown = parseShowOutput(result.stdout, asked);
+    for (const unit of asked) {
+      const pid = Number(shown.get(unit)?.MainPID ?? 0);
+      if (Number.isInteger(pid) && pid > 0) pids.set(unit, pid);
+    }
+  }
   for (const target of running) {
-    const pid = Number(shown.get(target.unit)?.MainPID ?? 0);
-    if (Number.isInteger(pid) && pid > 0) observations.get(target.key)!.mainPid = pid;
+    const pid = pids.get(target.unit);
+    if (pid !== undefined) observations.get(target.key)!.mainPid = pid;
   }
 }
 

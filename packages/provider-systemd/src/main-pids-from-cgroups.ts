@@ -1,0 +1,53 @@
+import type { ReadContext } from "@tend/core/contract";
+
+/**
+ * For each system service unit, the processes of its control group and their parents: one shell
+ * reading `cgroup.procs` and each process's `stat` (no process per file). The units' groups are
+ * under `system.slice` beside PID 1's own `init.scope`, in the first hierarchy that has it: the
+ * unified one (cgroup v2 at /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host), else
+ * systemd's own v1 hierarchy. A unit whose group is elsewhere (Slice=) prints nothing.
+ */
+const SCRIPT = `unified= named=
+while IFS= read -r line; do
+  case $line in 0::*) unified=\${line#0::} ;; *:name=systemd:*) named=\${line#*:name=systemd:} ;; esac
+done < /proc/1/cgroup
+base=
+for d in "/sys/fs/cgroup\${unified%/init.scope}" "/sys/fs/cgroup/unified\${unified%/init.scope}" "/sys/fs/cgroup/systemd\${named%/init.scope}"; do
+  [ -d "$d/system.slice" ] && { base=$d/system.slice; break; }
+done
+[ -n "$base" ] || exit 0
+for u in "$@"; do
+  f=$base/$u/cgroup.procs
+  [ -r "$f" ] || continue
+  while read -r p; do
+    { read -r stat < "/proc/$p/stat"; } 2>/dev/null || continue
+    set -- \${stat##*) }
+    echo "$u $p $2"
+  done < "$f"
+done`;
+
+/**
+ * The main pid of each of `units` that a manager's child is alone in its group (a service running
+ * its one main process, with or without children of its own): what `systemctl show -p MainPID`
+ * says, without a D-Bus call per unit (~1 ms each: 200 ms of a no-op plan of 200 services). A
+ * unit with no such process or more than one (a reload or ExecStartPost still running, a process
+ * left by KillMode=process, a forking daemon's guessed pid) is not in the answer: ask systemctl.
+ * System scope only (a user manager is not PID 1).
+ */
+export async function mainPidsFromCgroups(units: string[], ctx: ReadContext): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (ctx.scope.kind !== "system" || units.length === 0) return found;
+  const result = await ctx.run.run({ argv: ["/bin/sh", "-c", SCRIPT, "sh", ...units], okCodes: "any" });
+  if (result.exitCode !== 0) return found;
+  const children = new Map<string, number[]>();
+  for (const line of result.stdout.split("\n")) {
+    const [unit, pid, ppid] = line.split(" ");
+    if (!unit || ppid !== "1" || !/^[1-9]\d*$/.test(pid ?? "")) continue;
+    children.set(unit, [...(children.get(unit) ?? []), Number(pid)]);
+  }
+  for (const unit of units) {
+    const pids = children.get(unit);
+    if (pids?.length === 1) found.set(unit, pids[0]!);
+  }
+  return found;
+}
