@@ -48,6 +48,8 @@ describe("observeUnits on a live system manager", () => {
       "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- ssh.service sshd.service gdm.service nope.service",
       "systemctl get-default",
+      // the running services' main pids: their control groups first (this fake host has none), then systemctl
+      expect.stringMatching(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-web\.service/),
       "systemctl show -p Id,MainPID -- tend-web.service tend-once.service ssh.service sshd.service",
     ]);
     const summary = Object.fromEntries(
@@ -195,7 +197,7 @@ describe("observeUnits and boot truth", () => {
     expect(observed.get("service:masked")?.atBoot).toEqual({ starts: false, why: "it is masked" });
     // an indirect unit starts only when something pulls it in: no prediction
     expect(observed.get("service:indirect-demo")?.atBoot).toBeUndefined();
-    expect(runner.lines.filter((l) => !l.startsWith("systemctl list-") && !l.includes("MainPID"))).toEqual([]);
+    expect(runner.lines.filter((l) => !l.startsWith("systemctl list-") && !l.includes("MainPID") && !l.includes("cgroup.procs"))).toEqual([]);
   });
 
   it("says an enabled user unit would not start after a reboot when its user has no linger, and would with it", async () => {
