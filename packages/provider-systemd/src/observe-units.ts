@@ -82,8 +82,8 @@ async function readMainPids(targets: Target[], observations: Map<string, Observa
   const running = targets.filter((t) => t.resource.type === "service" && t.resource.restartOnUpgrade !== false && observations.get(t.key)?.state === "running");
   if (running.length === 0) return;
   const units = [...new Set(running.map((t) => t.unit))];
-  const processRuns = units.filter((unit) => running.some((t) => t.unit === unit && observations.get(t.key)?.details?.sub === "running"));
-  const pids = await mainPidsFromCgroups(processRuns, ctx);
+  const processRuns = new Set(running.filter((t) => observations.get(t.key)?.details?.sub === "running").map((t) => t.unit));
+  const pids = await mainPidsFromCgroups([...processRuns], ctx);
   const asked = units.filter((unit) => !pids.has(unit));
   if (asked.length > 0) {
     const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,MainPID", "--", ...asked]));

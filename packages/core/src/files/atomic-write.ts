@@ -5,7 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import type { FileContent } from "./file-content.js";
 import { tempName } from "./temp-name.js";
-import { writePieces, writeText } from "./write-text.js";
+import { writeContent } from "./write-text.js";
 
 export interface Ownership {
   uid?: number;
@@ -53,8 +53,7 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
   const { name, tempBase, temp } = tempBeside(dir, target);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    if (typeof content === "string") writeText(fd, content);
-    else writePieces(fd, content());
+    writeContent(fd, content);
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && isRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
   } catch (error) {

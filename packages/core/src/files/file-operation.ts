@@ -6,7 +6,7 @@ import type { TendErrorCode } from "../errors/error-codes.js";
 import { prepareTarget, writeFileAtomic, writeSymlinkAtomic, type Ownership } from "./atomic-write.js";
 import type { FileContent } from "./file-content.js";
 import { WriteBatch } from "./write-batch.js";
-import { writePieces, writeText } from "./write-text.js";
+import { writeContent } from "./write-text.js";
 import { fsError } from "./fs-error.js";
 import { resolveBeneath } from "./resolve-beneath.js";
 import { tempOwner } from "./temp-name.js";
@@ -180,8 +180,7 @@ function appendFile(batch: WriteBatch, hostPath: string, content: FileContent, m
   const { dir, target } = prepareTarget(batch, hostPath);
   const fd = openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode);
   try {
-    if (typeof content === "string") writeText(fd, content);
-    else writePieces(fd, content());
+    writeContent(fd, content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

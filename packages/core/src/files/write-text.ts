@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import type { FileContent } from "./file-content.js";
 
 /** UTF-16 units encoded per write: at most three bytes each, so a slice always fits the buffer. */
 const SLICE = 1 << 16;
@@ -22,6 +23,12 @@ export function writeText(fd: number, text: string): void {
     writeAll(fd, scratch.subarray(0, length));
     start = end;
   }
+}
+
+/** Writes a file's content to `fd`: its text, or its pieces as they come. */
+export function writeContent(fd: number, content: FileContent): void {
+  if (typeof content === "string") writeText(fd, content);
+  else writePieces(fd, content());
 }
 
 /** Writes pieces of text in order, gathered into writes of about a slice each. */
