@@ -176,14 +176,36 @@ function cleanTemps(batch: WriteBatch, hostPath: string): void {
   }
 }
 
+/**
+ * Appends, synced. The folder is synced (at commit) only when the file was made here: appending
+ * to a file that exists adds no name to make durable.
+ */
 function appendFile(batch: WriteBatch, hostPath: string, content: FileContent, mode: number): void {
   const { dir, target } = prepareTarget(batch, hostPath);
-  const fd = openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode);
+  const { fd, made } = openForAppend(target, mode);
   try {
     writeContent(fd, content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  batch.touched(dir);
+  if (made) batch.touched(dir);
+}
+
+/** Opens a file to append to, never through a link; `made` when this call created it. */
+function openForAppend(target: string, mode: number): { fd: number; made: boolean } {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW;
+  for (;;) {
+    try {
+      return { fd: openSync(target, flags), made: false };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    try {
+      return { fd: openSync(target, flags | constants.O_CREAT | constants.O_EXCL, mode), made: true };
+    } catch (error) {
+      // made by someone else between the two opens: append to theirs
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
 }

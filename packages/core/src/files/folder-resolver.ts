@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { resolveBeneath } from "./resolve-beneath.js";
 
@@ -38,6 +38,18 @@ export class FolderResolver {
     return found;
   }
 
+  /**
+   * A folder the caller found with its own lstat of the path this resolver gives it (its parent
+   * resolved here, the last part as is): remembered as if resolved, so reading a folder's files
+   * after the folder itself costs no second lstat. Anything but a folder is not remembered.
+   */
+  learn(hostDir: string, info: Stats): void {
+    if (!info.isDirectory() || this.known.has(hostDir)) return;
+    const parent = this.known.get(dirname(hostDir));
+    if (parent?.kind !== "folder") return;
+    this.known.set(hostDir, this.found(parent, join(parent.real, basename(hostDir)), info));
+  }
+
   /** Folders were made or removed: forget what was seen. */
   forget(): void {
     this.known.clear();
@@ -57,6 +69,11 @@ export class FolderResolver {
     }
     if (!info) return { real, kind: "missing", owners: parent.owners };
     if (info.isSymbolicLink()) return this.walk(hostDir);
+    return this.found(parent, real, info);
+  }
+
+  /** What lstat saw at `real`, not a link, beneath the folder `parent`. */
+  private found(parent: ResolvedFolder, real: string, info: Stats): ResolvedFolder {
     const owners = info.uid !== 0 && !parent.owners.has(info.uid) ? new Map([...parent.owners, [info.uid, real]]) : parent.owners;
     return { real, kind: info.isDirectory() ? "folder" : "other", owners };
   }

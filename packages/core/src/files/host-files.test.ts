@@ -68,6 +68,55 @@ describe("LocalHostFiles", () => {
     expect((await readdir(join(root, "etc"))).sort()).toEqual([".app.conf.tend-notes", "app.conf"]);
   });
 
+  it("appends to a file it makes with its mode, then to the same file, and never through a link", async () => {
+    const root = await imageRoot();
+    const files = new LocalHostFiles(root, SYSTEM);
+    const append = (content: string, path = "/var/lib/tend/state.journal") => files.perform([{ op: "append", path, content, mode: 0o600 }]);
+    expect(await append("one\n")).toEqual([null]);
+    expect(await append("two\n")).toEqual([null]);
+    expect(await readFile(join(root, "var/lib/tend/state.journal"), "utf8")).toBe("one\ntwo\n");
+    expect((await lstat(join(root, "var/lib/tend/state.journal"))).mode & 0o777).toBe(0o600);
+    const outside = join(await mkdtemp(join(tmpdir(), "tend-outside-")), "target");
+    await writeFile(outside, "mine\n");
+    await symlink(outside, join(root, "var/lib/tend/linked"));
+    const [failure] = await append("three\n", "/var/lib/tend/linked");
+    expect(failure).not.toBeNull();
+    expect(await readFile(outside, "utf8")).toBe("mine\n");
+  });
+
+  it("inspects a folder, then the files in it and in a folder link beside it, as each is", async () => {
+    const root = await imageRoot();
+    const outside = await mkdtemp(join(tmpdir(), "tend-outside-"));
+    await writeFile(join(outside, "run"), "outside\n");
+    await mkdir(join(root, "etc/sv/web/log"), { recursive: true });
+    await writeFile(join(root, "etc/sv/web/run"), "#!/bin/sh\n");
+    await writeFile(join(root, "etc/sv/web/log/run"), "");
+    await writeFile(join(root, "etc/sv/big"), "é".repeat(100_000));
+    await mkdir(join(root, outside), { recursive: true });
+    await writeFile(join(root, outside, "run"), "inside\n");
+    await symlink(outside, join(root, "etc/sv/linked"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    const paths = ["/etc/sv/web", "/etc/sv/web/run", "/etc/sv/web/log", "/etc/sv/web/log/run", "/etc/sv/linked", "/etc/sv/linked/run", "/etc/sv/big", "/etc/sv/web/none"];
+    expect(await files.inspectAll(paths)).toEqual([
+      { kind: "directory" },
+      { kind: "file", content: "#!/bin/sh\n" },
+      { kind: "directory" },
+      { kind: "file", content: "" },
+      { kind: "symlink", target: outside },
+      // through the link, beneath the root: never the folder outside it
+      { kind: "file", content: "inside\n" },
+      { kind: "file", content: "é".repeat(100_000) },
+      { kind: "absent" },
+    ]);
+  });
+
+  it("reads a file whose size the kernel does not know (procfs) to its end", async () => {
+    const files = new LocalHostFiles(undefined, SYSTEM);
+    const status = await files.readFile(`/proc/${process.pid}/status`);
+    expect(status).toMatch(/^Name:/);
+    expect(status).toContain(`Pid:\t${process.pid}\n`);
+  });
+
   it("reads a file without following a link there", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/real"), "secret\n");

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
+import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Scope } from "../contract/host.js";
 import { builtFile } from "../core-package.js";
@@ -107,7 +107,11 @@ export class LocalHostFiles implements HostFileAccess {
       const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
       if (!info) return { kind: "absent" };
       if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
-      if (info.isDirectory()) return { kind: "directory" };
+      if (info.isDirectory()) {
+        // Its files are often read next: their folder needs no second lstat.
+        if (path !== "/" && normalizeFolder(path) === path) this.folders.learn(path, info);
+        return { kind: "directory" };
+      }
       if (!info.isFile()) return { kind: "other" };
       const content = readRegular(real);
       return content === null ? { kind: "absent" } : { kind: "file", content };
@@ -276,10 +280,32 @@ function readRegular(real: string): string | null {
   if (fd === null) return null;
   try {
     // The open did not follow a link; what it opened is what counts.
-    if (!fstatSync(fd).isFile()) return null;
-    return readFileSync(fd, "utf8");
+    const info = fstatSync(fd);
+    if (!info.isFile()) return null;
+    return readOpen(fd, info.size);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * An open file's text (UTF-8), from its size as just seen: readFileSync would ask for the size
+ * again, one more system call per file read. A read that comes back short at or past that size is
+ * the end; a file that grew meanwhile is read on to its end.
+ */
+function readOpen(fd: number, size: number): string {
+  let buffer = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const grown = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const wanted = buffer.length - length;
+    const read = readSync(fd, buffer, length, wanted, null);
+    length += read;
+    if (read === 0 || (read < wanted && length >= size)) return buffer.toString("utf8", 0, length);
   }
 }
 

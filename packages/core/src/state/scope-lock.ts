@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { errors } from "../errors/catalogue.js";
@@ -176,12 +176,16 @@ export class ScopeLock {
     }
   }
 
+  /**
+   * Names the holder in the file. Not synced: only a contender reads it, through the same kernel,
+   * while the lock is held; after a crash the lock is gone with its holder, and a stale name in the
+   * file is never read as one (a contender reads it only when it cannot take the lock).
+   */
   private writeHolder(fd: number): void {
     const me = this.me();
     try {
       ftruncateSync(fd, 0);
       writeSync(fd, `${JSON.stringify(me)}\n`, 0);
-      fsyncSync(fd);
     } catch (error) {
       this.release();
       throw fsError(error, "write the lock", this.path);
