@@ -1,7 +1,6 @@
 import type { Observation, ReadContext, Resource } from "@tend/core/contract";
-import { linksTo } from "./links-to.js";
 import { isRunning, type SvStatus } from "./parse-sv-status.js";
-import { predictBoot } from "./predict-boot.js";
+import { predictBoot, readBoot, type BootReads } from "./predict-boot.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { servicesOf } from "./services-of.js";
@@ -28,11 +27,11 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
   const exists = await Promise.all(layouts.map((layout) => ctx.files.isDirectory(layout.dir)));
   const statuses = ctx.root === undefined ? await readSvStatus(layouts.filter((_, i) => exists[i]).map((layout) => layout.dir), ctx) : undefined;
 
-  // Every service's reads at once: on a remote host (fleet) they share round trips.
-  const [enabledAll, atBootAll] = await Promise.all([
-    Promise.all(layouts.map((layout, i) => (exists[i] ? startsAtBoot(layout, runsvdirInPlace, ctx) : false))),
-    Promise.all(layouts.map((layout, i) => (exists[i] ? predictBoot(layout, runsvdir, ctx.files) : undefined))),
-  ]);
+  // Every service's link and `down` file, read once for both answers, all at once: on a remote
+  // host (fleet) they share round trips.
+  const reads = await Promise.all(layouts.map((layout, i) => (exists[i] ? readBoot(layout, ctx.files) : undefined)));
+  const enabledAll = layouts.map((layout, i) => (reads[i] ? startsAtBoot(layout, reads[i], runsvdirInPlace) : false));
+  const atBootAll = await Promise.all(layouts.map((layout, i) => (reads[i] ? predictBoot(layout, runsvdir, ctx.files, reads[i]) : undefined)));
   const result = new Map<string, Observation>();
   for (const [i, service] of services.entries()) {
     const layout = layouts[i]!;
@@ -53,11 +52,10 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
   return result;
 }
 
-async function startsAtBoot(layout: ServiceLayout, runsvdirInPlace: boolean, ctx: ReadContext): Promise<boolean> {
-  if (layout.distro) return linksTo(ctx.files, layout.link, layout.dir);
-  // Both reads at once (one round trip on a remote host, with predictBoot's same two).
-  const [down, linked] = await Promise.all([ctx.files.exists(`${layout.dir}/down`), layout.link ? linksTo(ctx.files, layout.link, layout.dir) : runsvdirInPlace]);
-  return !down && linked;
+/** Enabled: linked (a distro service: only that), and no `down` file; a user service without a link, its user's runsvdir in place. */
+function startsAtBoot(layout: ServiceLayout, read: BootReads, runsvdirInPlace: boolean): boolean {
+  if (layout.distro) return read.linked;
+  return !read.down && (layout.link ? read.linked : runsvdirInPlace);
 }
 
 /** What `tend observe` shows beyond the Datum fields. */

@@ -9,9 +9,8 @@ import type { UserRunsvdir } from "./user-runsvdir.js";
  * when its user's runsvdir does, which is itself such a service. Reads only links and `down`
  * files, no process.
  */
-export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir | undefined, files: HostFiles): Promise<BootPrediction> {
-  // Both reads at once (one round trip on a remote host).
-  const [linked, down] = await Promise.all([layout.link === undefined || linksTo(files, layout.link, layout.dir), files.exists(`${layout.dir}/down`)]);
+export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir | undefined, files: HostFiles, read?: BootReads): Promise<BootPrediction> {
+  const { linked, down } = read ?? (await readBoot(layout, files));
   if (!linked) return { starts: false, why: `it is not linked into ${RUNSVDIR}` };
   if (down) return { starts: false, why: `${layout.dir}/down keeps runsv from starting it at boot` };
   if (!layout.user || runsvdir === undefined) return { starts: true };
@@ -19,4 +18,16 @@ export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir 
   if (!(await linksTo(files, runsvdir.link, runsvdir.dir))) return { starts: false, why: `${why}, which is not linked into ${RUNSVDIR}, so nothing starts it at boot` };
   if (await files.exists(`${runsvdir.dir}/down`)) return { starts: false, why: `${why}, which has a down file, so nothing starts it at boot` };
   return { starts: true };
+}
+
+/** What a service's start at boot depends on in its own directory: its link (true without one) and its `down` file. */
+export interface BootReads {
+  linked: boolean;
+  down: boolean;
+}
+
+/** Both reads at once (one round trip on a remote host). */
+export async function readBoot(layout: ServiceLayout, files: HostFiles): Promise<BootReads> {
+  const [linked, down] = await Promise.all([layout.link === undefined || linksTo(files, layout.link, layout.dir), files.exists(`${layout.dir}/down`)]);
+  return { linked, down };
 }
