@@ -2,8 +2,8 @@
 // files load far faster than a hundred ES modules. Each bundled third-party package's licence goes
 // into dist/THIRD-PARTY-NOTICES.md. Used by the build.mjs of @tend/core and @tend/cli, and by every provider (bundle-provider.mjs).
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 
 /** A placeholder the build replaces with the hash of every input (same length, so maps stay right). */
@@ -16,14 +16,17 @@ const BUILD_ID_PLACEHOLDER = "0".repeat(63) + "x";
  * @param {string[]} options.external packages left to Node's resolution at run time
  * @param {boolean} [options.splitting] share code between entries (one copy of each module)
  * @param {string} [options.buildIdName] a global replaced by the hash of every bundled input
+ * @param {Record<string, string>} [options.facades] output name → source whose exports it re-exports
+ *   from the bundle's outputs (an entry, or a chunk that a dynamic import loads): one copy of
+ *   every module, and no chunks shared between entries for Node to load one by one
+ * @param {Record<string, string>} [options.alone] output name → source bundled whole, on its own
+ *   (a program's main that runs in a process of its own, so shares nothing at run time)
  */
-export async function bundlePackage({ dir, entryPoints, external, splitting = false, buildIdName }) {
-  const result = await build({
+export async function bundlePackage({ dir, entryPoints, external, splitting = false, buildIdName, facades = {}, alone = {} }) {
+  const options = {
     absWorkingDir: dir,
-    entryPoints,
     outdir: join(dir, "dist"),
     bundle: true,
-    splitting,
     format: "esm",
     platform: "node",
     target: "node20.5",
@@ -42,11 +45,46 @@ export async function bundlePackage({ dir, entryPoints, external, splitting = fa
     banner: { js: 'import { createRequire as __tendCreateRequire } from "node:module";\nconst require = __tendCreateRequire(import.meta.url);' },
     define: buildIdName ? { [buildIdName]: JSON.stringify(BUILD_ID_PLACEHOLDER) } : {},
     plugins: [lazyBuiltins],
-  });
-  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("lazy-builtin:")).sort();
-  if (buildIdName) stampBuildId(dir, result.metafile, inputs);
+  };
+  const results = [await build({ ...options, entryPoints, splitting })];
+  for (const [name, source] of Object.entries(alone)) results.push(await build({ ...options, entryPoints: { [name]: source }, splitting: false }));
+  const metafile = {
+    inputs: Object.assign({}, ...results.map((r) => r.metafile.inputs)),
+    outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)),
+  };
+  for (const [name, source] of Object.entries(facades)) await writeFacade(dir, name, source, results[0].metafile, options);
+  const inputs = Object.keys(metafile.inputs).filter((input) => !input.startsWith("lazy-builtin:")).sort();
+  if (buildIdName) stampBuildId(dir, metafile, inputs);
   writeNotices(dir, inputs);
-  return result.metafile;
+  return metafile;
+}
+
+/**
+ * dist/<name>.js re-exporting each of `source`'s exports from the first output of the bundle that
+ * exports it, entries before the chunks of dynamic imports. Fails the build when an export is in
+ * no output (the facade would lack it).
+ */
+async function writeFacade(dir, name, source, metafile, options) {
+  const analysis = await build({ ...options, entryPoints: [source], write: false, sourcemap: false, splitting: false, outdir: undefined, outfile: join(dir, "dist", `${name}.js`) });
+  const names = Object.values(analysis.metafile.outputs).find((output) => output.entryPoint)?.exports ?? [];
+  const outputs = Object.entries(metafile.outputs)
+    .filter(([path, output]) => path.endsWith(".js") && output.entryPoint)
+    .sort(([a], [b]) => Number(a.includes("/chunks/")) - Number(b.includes("/chunks/")));
+  const from = new Map();
+  for (const exported of names) {
+    const found = outputs.find(([, output]) => output.exports.includes(exported));
+    if (!found) throw new Error(`${name}: no output of the bundle exports ${exported} (from ${source})`);
+    const names = from.get(found[0]) ?? [];
+    from.set(found[0], [...names, exported]);
+  }
+  const facadeDir = dirname(join(dir, "dist", `${name}.js`));
+  const lines = [...from].map(([output, exported]) => {
+    let path = relative(facadeDir, join(dir, output));
+    if (!path.startsWith(".")) path = `./${path}`;
+    return `export { ${exported.sort().join(", ")} } from ${JSON.stringify(path)};`;
+  });
+  mkdirSync(facadeDir, { recursive: true });
+  writeFileSync(join(dir, "dist", `${name}.js`), `// ${source}'s exports, from the one copy of each module in this bundle.\n${lines.join("\n")}\n`);
 }
 
 /**

@@ -58,6 +58,13 @@ describe("what a plan loads", () => {
     // The providers' entries are read from their package.json: no general resolver, no semver.
     expect(await loadedWith(second, RESOLVER_OR_SEMVER)).toEqual([]);
     expect(second.filter((url) => url.includes("/provider-runit/")).map((url) => url.replace(/.*\/provider-runit\//, ""))).toEqual(["dist/index.js"]);
+    // Core is one bundle of its runtime entry and the few chunks it shares with what loads
+    // lazily; `contract` (what the providers import) re-exports from it: no chunk per set of
+    // entries sharing code (there were ten files).
+    const core = second.filter((url) => url.includes("/core/dist/")).map((url) => url.replace(/.*\/core\/dist\//, ""));
+    expect(core).toContain("runtime.js");
+    expect(core).toContain("contract/index.js");
+    expect(core.length).toBeLessThanOrEqual(5);
   });
 });
 

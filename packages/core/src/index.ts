@@ -4,5 +4,4 @@
  * `@tend/core/contract` only, which this entry re-exports.
  */
 export * from "./runtime.js";
-export { ResourceSchema, ServiceSchema, TimerSchema, FileSchema, PackageSchema } from "./model/resource-schema.js";
-export { validateSpec, type Locate } from "./model/validate-spec.js";
+export * from "./model/schemas.js";

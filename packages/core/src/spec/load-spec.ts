@@ -95,7 +95,7 @@ async function parseYaml(file: string, text: string): Promise<RawSpec> {
 
 /** The zod validation, loaded only when a spec is validated at all. */
 async function validate(raw: RawSpec, reserved: string[]): Promise<Resource[]> {
-  const { validateSpec } = await import("../model/validate-spec.js");
+  const { validateSpec } = await import("../model/schemas.js");
   return validateSpec(raw.resources, raw.locate, { reserved });
 }
 
