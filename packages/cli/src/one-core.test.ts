@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 /**
- * The built packages (dist/): the CLI is one bundled file, @tend/core a bundle of a few entries
- * that share chunks. There must be one copy of core's classes at run time however a program
- * reaches core: the CLI through `@tend/core/runtime`, a provider through `@tend/core/contract`,
+ * The built packages (dist/): the CLI is one bundled file, @tend/core one bundle of its runtime
+ * entry that its other entries re-export from. There must be one copy of core's classes at run
+ * time however a program reaches core: the CLI through `@tend/core/runtime`, a provider through `@tend/core/contract`,
  * a spec through `@tend/core`. Otherwise `TendError` instanceof and the registry break.
  */
 describe("one copy of @tend/core at run time", () => {
