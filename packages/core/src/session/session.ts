@@ -468,10 +468,20 @@ async function carryingHeader(files: HostFileAccess, paths: string[]): Promise<S
 
 /** Any error a provider throws becomes a TendError stamped with the provider and resource. */
 export function asTendError(error: unknown, resource: string | undefined, provider: string | undefined): TendError {
-  const stamped = TendError.isInstance(error)
+  let stamped = TendError.isInstance(error)
     ? error
     : new TendError("TEND_PROVIDER_FAILED", `${provider ?? "a provider"} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  // One failure a provider pinned on many resources (a batch whose command failed) is one object:
+  // each resource gets its own copy, not the first one's name.
+  if (resource && stamped.location.resource !== undefined && stamped.location.resource !== resource) stamped = withResource(stamped, resource);
   return stamped.at({ ...(resource ? { resource } : {}), ...(provider ? { provider } : {}) });
+}
+
+/** A copy of an error (its class, message, stack and fields kept) located at another resource. */
+function withResource(error: TendError, resource: string): TendError {
+  const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as TendError;
+  copy.location = { ...error.location, resource };
+  return copy;
 }
 
 /**
