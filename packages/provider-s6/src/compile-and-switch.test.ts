@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { mkdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ServiceSchema, type ResourceChange, type Operation } from "@tend/core";
+import { errors, ServiceSchema, TendError, type ResourceChange, type Operation } from "@tend/core";
 import { RecordingRunner, applyContext } from "@tend/testkit";
 import { compileAndSwitch } from "./compile-and-switch.js";
 import { renderLongrun } from "./render-longrun.js";
@@ -115,6 +115,23 @@ describe("compileAndSwitch", () => {
     const ctx = await applyContext({ init: "s6", runner });
     await expect(compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx)).rejects.toThrow(/exited 1: s6-rc-compile: fatal: during dependency resolution for service tend-web: undefined service name tend-db/);
     expect(runner.lines).toHaveLength(1);
+  });
+
+  it("says how to give s6-rc-compile a bigger stack when it dies of SIGSEGV (it does at ~10,000 services under 8 MB)", async () => {
+    const runner = new RecordingRunner().on("s6-rc-compile", (command) => {
+      throw errors.commandFailed(command.argv, undefined, "killed by SIGSEGV");
+    });
+    const ctx = await applyContext({ init: "s6", runner });
+    const failure = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx).catch((error: unknown) => error);
+    expect(TendError.isInstance(failure)).toBe(true);
+    expect((failure as TendError).message).toBe(`\`s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g1-a ${ctx.rootDir}/etc/s6/sv\` did not finish: killed by SIGSEGV`);
+    expect((failure as TendError).hint).toMatch(/ulimit -s unlimited/);
+    // any other failure is left as it is
+    const other = new RecordingRunner().on("s6-rc-compile", (command) => {
+      throw errors.commandFailed(command.argv, undefined, "killed by SIGKILL");
+    });
+    const failed = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, await applyContext({ init: "s6", runner: other })).catch((error: unknown) => error);
+    expect((failed as TendError).hint).toBeUndefined();
   });
 
   describe("the note of what a database was compiled from", () => {

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { errors, type ApplyContext, type ResourceChange } from "@tend/core/contract";
+import { errors, TendError, type ApplyContext, type ResourceChange } from "@tend/core/contract";
 import { readCompiledSources, readSources, sameSources, writeManifest } from "./compiled-sources.js";
 import { conversionFile } from "./conversion-file.js";
 import { ensureBundle } from "./ensure-bundle.js";
@@ -39,7 +39,7 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
   while (await ctx.files.exists(databasePath(generation))) generation += 1;
   const database = databasePath(generation);
   const sources = await readSources(ctx.files);
-  await ctx.run.run({ argv: ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)], timeoutMs: 120_000 });
+  await compile(database, ctx);
   await writeManifest(database, sources, ctx.files);
   if (ctx.offline) {
     recordUpdate(ctx.state, { generation, services: [] });
@@ -60,6 +60,24 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
   if (update.exitCode !== 0) {
     // 1 and 2: the database was switched (so `current` follows it), but some transitions failed.
     throw errors.commandFailed(argv, update.exitCode, `${update.stderr.trim() || "some services did not change state"}; the live database is ${database}`);
+  }
+}
+
+/**
+ * `s6-rc-compile DATABASE /etc/s6/sv`. It keeps data for every service definition on its stack:
+ * at ~10,000 definitions the default 8 MB stack overflows and it dies of SIGSEGV (s6-rc 0.5.6,
+ * measured); the failure then says how to give it more.
+ */
+async function compile(database: string, ctx: ApplyContext): Promise<void> {
+  try {
+    await ctx.run.run({ argv: ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)], timeoutMs: 120_000 });
+  } catch (error) {
+    if (!TendError.isInstance(error) || !/killed by SIGSEGV/.test(error.message)) throw error;
+    throw new TendError(error.code, error.message, {
+      ...error.location,
+      cause: error,
+      hint: `s6-rc-compile overflows its stack compiling thousands of services; run tend with a bigger one (\`ulimit -s unlimited\`, which s6-rc-compile inherits)`,
+    });
   }
 }
 
