@@ -74,8 +74,7 @@ async function writeFacade(dir, name, source, metafile, options) {
   for (const exported of names) {
     const found = outputs.find(([, output]) => output.exports.includes(exported));
     if (!found) throw new Error(`${name}: no output of the bundle exports ${exported} (from ${source})`);
-    const names = from.get(found[0]) ?? [];
-    from.set(found[0], [...names, exported]);
+    from.set(found[0], [...(from.get(found[0]) ?? []), exported]);
   }
   const facadeDir = dirname(join(dir, "dist", `${name}.js`));
   const lines = [...from].map(([output, exported]) => {
