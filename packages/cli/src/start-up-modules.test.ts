@@ -68,6 +68,18 @@ describe("what a plan loads", () => {
   });
 });
 
+describe("what a plan of an edited tend.yaml loads", () => {
+  it("a document removed: no YAML parser and no zod (every document left was valid before); one edited: both", async () => {
+    const doc = (name: string, exec: string) => `tend: v1alpha1\ntype: Service\nname: ${name}\nexec: ${exec}\n`;
+    await writeFile(join(dir, "edited.yaml"), [doc("web", "/opt/web/bin/server"), doc("db", "/opt/db/bin/db"), doc("api", "/opt/api/bin/api")].join("---\n"));
+    await modulesOfPlan("edited.yaml", "edited-1");
+    await writeFile(join(dir, "edited.yaml"), [doc("web", "/opt/web/bin/server"), doc("api", "/opt/api/bin/api")].join("---\n"));
+    expect(await loadedWith(await modulesOfPlan("edited.yaml", "edited-2"), ZOD_OR_YAML)).toEqual([]);
+    await writeFile(join(dir, "edited.yaml"), [doc("web", "/opt/web/bin/server --port 9"), doc("api", "/opt/api/bin/api")].join("---\n"));
+    expect((await loadedWith(await modulesOfPlan("edited.yaml", "edited-3"), ZOD_OR_YAML)).length).toBeGreaterThan(0);
+  });
+});
+
 describe("what core's bundle carries", () => {
   it("zod without its 40 translations (a namespace import lets esbuild leave out what is unused)", async () => {
     const chunks = new URL("../../core/dist/chunks/", import.meta.url);

@@ -1,12 +1,16 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { cacheKey, type ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
 import { CORE_BUILD } from "../core-package.js";
 import { isNormalHostPath } from "../files/host-path.js";
+import { crossCheck } from "../model/cross-check.js";
 import type { Resource } from "../model/resource-schema.js";
+import { contentHash } from "../plan/content-hash.js";
 import { exactJson } from "./exact-json.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
 import type { RawSpec } from "./load-yaml-spec.js";
+import { splitYamlDocuments } from "./yaml-documents.js";
 
 export interface Spec {
   file: string;
@@ -37,6 +41,15 @@ interface ValidatedYaml {
   resources: Resource[];
 }
 
+/**
+ * A YAML spec's documents as last validated, by file: each document's text hash and its resource
+ * (null for a document without one), each valid alone. A spec edited since is validated again
+ * only in the documents that changed (see parseDocuments).
+ */
+interface ValidatedDocuments {
+  documents: { hash: string; resource: Resource | null }[];
+}
+
 /** Opens a spec file (YAML, or a config module, imported once). */
 export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
   if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache?.folder("transpiled")), options.cache);
@@ -45,19 +58,61 @@ export async function openSpec(file: string, options: OpenSpecOptions = {}): Pro
   const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
   const cached = cache?.read<ValidatedYaml>("specs", key);
   // Parsed here, not at build, so a broken file is reported before anything about the host.
-  const parsed = cached ? undefined : await parseYaml(file, text);
+  const parsed = cached ? undefined : await parseDocuments(file, text, cache);
   return {
     file,
     providers: [],
     async build(host) {
       const reserved = reservedFolders(host);
       if (cached && sameList(cached.reserved, reserved)) return { file, resources: cached.resources, providers: [] };
-      const raw = parsed ?? (await parseYaml(file, text));
-      const resources = await validate(raw, reserved);
+      let resources = parsed?.documents ? acrossDocuments(parsed.documents, reserved) : undefined;
+      if (resources) cache?.write("specs", documentsKey(file), { documents: parsed!.documents! } satisfies ValidatedDocuments);
+      // The whole text's own errors, with its lines, when anything is wrong.
+      resources ??= await validate(parsed?.raw ?? (await parseYaml(file, text)), reserved);
       cache?.write("specs", key, { reserved, resources } satisfies ValidatedYaml);
       return { file, resources, providers: [] };
     },
   };
+}
+
+/**
+ * A YAML spec read for validation. With a cache, document by document (see splitYamlDocuments):
+ * a document whose text was valid when this file was last validated keeps its resource, and only
+ * the others are parsed and checked against their schema (an edit to one of 200 services parses
+ * one); when no document changed, neither the YAML parser nor zod is loaded. Anything a document
+ * alone gets wrong has the whole text parsed, whose errors (and lines) are what the user sees.
+ */
+async function parseDocuments(file: string, text: string, cache: ContentCache | undefined): Promise<{ documents?: ValidatedDocuments["documents"]; raw?: RawSpec }> {
+  const pieces = cache ? splitYamlDocuments(text) : undefined;
+  if (!cache || !pieces) return { raw: await parseYaml(file, text) };
+  const known = new Map((cache.read<ValidatedDocuments>("specs", documentsKey(file))?.documents ?? []).map((d) => [d.hash, d.resource]));
+  const documents = pieces.map((piece) => {
+    const hash = contentHash(piece);
+    return { hash, resource: known.get(hash) };
+  });
+  const fresh = documents.flatMap((document, index) => (document.resource === undefined ? [index] : []));
+  if (fresh.length > 0) {
+    const [{ parseYamlSpec }, { validateResource }] = await Promise.all([import("./load-yaml-spec.js"), import("../model/schemas.js")]);
+    for (const index of fresh) {
+      const raw = await parseYamlSpec(file, pieces[index]!).catch(() => undefined);
+      const resource = raw?.resources.length === 1 ? validateResource(raw.resources[0]) : raw?.resources.length === 0 ? null : undefined;
+      if (resource === undefined) return { raw: await parseYaml(file, text) };
+      documents[index]!.resource = resource;
+    }
+  }
+  return { documents: documents as ValidatedDocuments["documents"] };
+}
+
+/** The documents' resources, in order, when the rules between them hold (undefined otherwise). */
+function acrossDocuments(documents: ValidatedDocuments["documents"], reserved: string[]): Resource[] | undefined {
+  const resources = documents.flatMap((document) => (document.resource ? [document.resource] : []));
+  const keys = new Set(resources.map((r) => `${r.type}:${r.name}`));
+  return crossCheck(resources, () => ({}), { reserved }, keys, true).length === 0 ? resources : undefined;
+}
+
+/** The cache key of a YAML spec file's documents as last validated by this build. */
+function documentsKey(file: string): string {
+  return cacheKey("yaml-spec-documents", CORE_BUILD, resolve(file));
 }
 
 /** Loads and validates a spec file for a host. */
