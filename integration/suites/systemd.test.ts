@@ -720,11 +720,10 @@ systemd:
       await host.exec(["rm", "-f", "/usr/local/bin/systemctl"]);
     });
 
-    it("applies 3 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation, a probe, main pids from the control groups", async () => {
-      const three = await runsOf(many(3));
-      expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
-      const sixty = await runsOf(many(60));
-      expect(three).toEqual([
+    it("applies 12 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation, a probe of one list-units, main pids from the control groups", async () => {
+      const removal = ["disable --now -- …", "daemon-reload", "reset-failed -- …"];
+      // A few units: each probe reading is one show (cheaper than a list and a shell for so few).
+      expect(await runsOf(many(3))).toEqual([
         "list-unit-files --output=json -- …",
         "list-units --all --output=json -- …",
         "daemon-reload",
@@ -734,11 +733,27 @@ systemd:
         "list-unit-files --output=json -- …", // the state the spec asked for: no main pids, only a plan uses them
         "list-units --all --output=json -- …",
       ]);
-      expect(sixty).toEqual(three);
+      expect(await runsOf([])).toEqual(removal);
+      const twelve = await runsOf(many(12));
+      expect(await runsOf([])).toEqual(removal);
+      const sixty = await runsOf(many(60));
+      expect(twelve).toEqual([
+        "list-unit-files --output=json -- …",
+        "list-units --all --output=json -- …",
+        "daemon-reload",
+        "enable --now -- …",
+        // the probe's two readings, each one list-units (the main pids from the control groups, no
+        // show), then the state the spec asked for: adjacent queries, put in order
+        "list-unit-files --output=json -- …",
+        "list-units --all --output=json -- …",
+        "list-units --all --output=json -- …",
+        "list-units --all --output=json -- …",
+      ]);
+      expect(sixty).toEqual(twelve);
       for (let i = 0; i < 60; i += 1) expect((await livePids(host, `b${i}`)).length).toBe(1);
       // A plan's main pids come from the services' control groups (one shell, no systemctl show).
       expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
-      expect(await runsOf([])).toEqual(["disable --now -- …", "daemon-reload", "reset-failed -- …"]);
+      expect(await runsOf([])).toEqual(removal);
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
   });

@@ -13,61 +13,76 @@ function showOf(...units: string[]): string {
   return units.map((unit) => blocks.get(unit)!).join("\n\n");
 }
 
+/** Running services beyond the fixture's, so that a probe lists and reads groups rather than showing each unit. */
+const more = ["s1", "s2", "s3", "s4"];
 const LISTED = JSON.stringify([
   { unit: "tend-web.service", load: "loaded", active: "active", sub: "running", description: "web" },
   { unit: "tend-crash.service", load: "loaded", active: "activating", sub: "auto-restart", description: "crash" },
   { unit: "tend-failed.service", load: "loaded", active: "failed", sub: "failed", description: "failed" },
   { unit: "tend-once.service", load: "loaded", active: "active", sub: "exited", description: "once" },
   { unit: "tend-backup.timer", load: "loaded", active: "active", sub: "waiting", description: "backup" },
+  ...more.map((name) => ({ unit: `tend-${name}.service`, load: "loaded", active: "active", sub: "running", description: name })),
 ]);
+const GROUPS = ["tend-web.service 104 1", ...more.map((name, i) => `tend-${name}.service ${200 + i} 1`), ""].join("\n");
+const SHOW = "systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- ";
 
 describe("probeUnits", () => {
-  const resources = [svc("web"), svc("crash"), svc("failed"), svc("once"), TimerSchema.parse(timer("backup", { exec: "/bin/true", schedule: "@daily" })), ServiceSchema.parse(service("nope"))];
+  const fixtureUnits = [svc("web"), svc("crash"), svc("failed"), svc("once"), TimerSchema.parse(timer("backup", { exec: "/bin/true", schedule: "@daily" })), ServiceSchema.parse(service("nope"))];
+  const expected = {
+    "service:web": { up: true, identity: "pid 104", detail: "tend-web.service active/running, pid 104" },
+    "service:crash": { up: false, identity: "5b76b954f8c149cf8a90bdfa3d28b616/1", detail: "tend-crash.service activating/auto-restart, result exit-code, 1 restart" },
+    "service:failed": { up: false, identity: "c8f8283f63d44200857b926723aae729/0", detail: "tend-failed.service failed/failed, result exit-code" },
+    "service:once": { up: true, identity: "d3e3a01806ea49fd8a2d12a60d20c012/0", detail: "tend-once.service active/exited" },
+    "timer:backup": { up: true, identity: "ed382955d62c49528b794f8b5ae2bb78/", detail: "tend-backup.timer active/waiting" },
+    "service:nope": { up: false, identity: "/0", detail: "nope.service not-found, inactive/dead" },
+  };
 
-  it("reads every unit's state in one list-units, a running service's main pid from its control group, and shows only the rest", async () => {
+  it("shows a few units in one show: up only when active; a running service's identity its main pid, another's its invocation and restarts", async () => {
+    const runner = new RecordingRunner().on("systemctl show", { stdout: fixture("show-probe.txt") });
+    const probes = await probeUnits(fixtureUnits, await readContext({ init: "systemd", runner }));
+    expect(runner.lines).toEqual([`${SHOW}tend-web.service tend-crash.service tend-failed.service tend-once.service tend-backup.timer nope.service`]);
+    expect(Object.fromEntries(probes)).toEqual(expected);
+  });
+
+  it("reads many units' states in one list-units, the running services' main pids from their groups, and shows only the rest", async () => {
     const runner = new RecordingRunner()
       .on("systemctl list-units", { stdout: LISTED })
-      .on("/bin/sh -c", { stdout: "tend-web.service 104 1\n" })
+      .on("/bin/sh -c", { stdout: GROUPS })
       .on("systemctl show", { stdout: showOf("tend-crash.service", "tend-failed.service", "tend-once.service", "tend-backup.timer", "nope.service") });
-    const probes = await probeUnits(resources, await readContext({ init: "systemd", runner }));
+    const probes = await probeUnits([...fixtureUnits, ...more.map((name) => svc(name))], await readContext({ init: "systemd", runner }));
+    const extra = more.map((name) => `tend-${name}.service`).join(" ");
     expect(runner.lines).toEqual([
-      "systemctl list-units --all --output=json -- tend-web.service tend-crash.service tend-failed.service tend-once.service tend-backup.timer nope.service",
-      expect.stringMatching(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-web\.service$/),
-      "systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- tend-crash.service tend-failed.service tend-once.service tend-backup.timer nope.service",
+      `systemctl list-units --all --output=json -- tend-web.service tend-crash.service tend-failed.service tend-once.service tend-backup.timer nope.service ${extra}`,
+      expect.stringMatching(new RegExp(`^/bin/sh -c [\\s\\S]*cgroup\\.procs[\\s\\S]* sh tend-web\\.service ${extra.replaceAll(".", "\\.")}$`)),
+      `${SHOW}tend-crash.service tend-failed.service tend-once.service tend-backup.timer nope.service`,
     ]);
-    expect(Object.fromEntries(probes)).toEqual({
-      "service:web": { up: true, identity: "pid 104", detail: "tend-web.service active/running, pid 104" },
-      "service:crash": { up: false, identity: "5b76b954f8c149cf8a90bdfa3d28b616/1", detail: "tend-crash.service activating/auto-restart, result exit-code, 1 restart" },
-      "service:failed": { up: false, identity: "c8f8283f63d44200857b926723aae729/0", detail: "tend-failed.service failed/failed, result exit-code" },
-      "service:once": { up: true, identity: "d3e3a01806ea49fd8a2d12a60d20c012/0", detail: "tend-once.service active/exited" },
-      "timer:backup": { up: true, identity: "ed382955d62c49528b794f8b5ae2bb78/", detail: "tend-backup.timer active/waiting" },
-      "service:nope": { up: false, identity: "/0", detail: "nope.service not-found, inactive/dead" },
-    });
+    expect(Object.fromEntries([...probes].filter(([key]) => key in expected))).toEqual(expected);
+    expect(probes.get("service:s2")).toEqual({ up: true, identity: "pid 201", detail: "tend-s2.service active/running, pid 201" });
   });
 
   it("gives a running service the same identity whether its pid came from its group or from show", async () => {
-    const plain = new RecordingRunner().on("systemctl list-units", { stdout: LISTED }).on("/bin/sh -c", { stdout: "tend-web.service 104 1\n" });
-    // a second process in the group (a reload running): the group is not plain, show answers
+    const many = [svc("web"), ...more.map((name) => svc(name)), svc("crash"), svc("failed"), svc("once"), svc("x")];
+    const plain = new RecordingRunner().on("systemctl list-units", { stdout: LISTED }).on("/bin/sh -c", { stdout: GROUPS }).on("systemctl show", { stdout: "" });
+    // a second process in web's group (a reload running): its group is not plain, show answers for it
     const busy = new RecordingRunner()
       .on("systemctl list-units", { stdout: LISTED })
-      .on("/bin/sh -c", { stdout: "tend-web.service 104 1\ntend-web.service 180 1\n" })
+      .on("/bin/sh -c", { stdout: `tend-web.service 180 1\n${GROUPS}` })
       .on("systemctl show", { stdout: showOf("tend-web.service") });
-    const [a, b] = await Promise.all([plain, busy].map(async (runner) => (await probeUnits([svc("web")], await readContext({ init: "systemd", runner }))).get("service:web")!));
+    const [a, b] = await Promise.all([plain, busy].map(async (runner) => (await probeUnits(many, await readContext({ init: "systemd", runner }))).get("service:web")!));
     expect(a).toEqual(b);
-    expect(busy.lines.at(-1)).toBe("systemctl show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- tend-web.service");
+    expect(busy.lines.at(-1)).toMatch(/^systemctl show .* -- tend-web\.service /);
   });
 
   it("sees a restart inside the settle window as a new identity: a new main pid, or a new count of restarts", async () => {
-    const group = (pid: number) => ({ stdout: `tend-web.service ${pid} 1\n` });
-    const running = new RecordingRunner().on("systemctl list-units", { stdout: LISTED }).on("/bin/sh -c", group(104), 1).on("/bin/sh -c", group(230));
+    const web = (pid: number) => `Id=tend-web.service\nActiveState=active\nSubState=running\nInvocationID=aaa\nNRestarts=0\nMainPID=${pid}\n`;
+    const running = new RecordingRunner().on("systemctl show", { stdout: web(104) }, 1).on("systemctl show", { stdout: web(230) });
     const ctx = await readContext({ init: "systemd", runner: running });
     const [first, second] = [await probeUnits([svc("web")], ctx), await probeUnits([svc("web")], ctx)].map((p) => p.get("service:web")!);
     expect(first.up && second.up).toBe(true);
     expect(second.identity).not.toBe(first.identity);
 
-    const before = "Id=tend-once.service\nActiveState=active\nSubState=exited\nInvocationID=aaa\nNRestarts=0\n";
-    const after = "Id=tend-once.service\nActiveState=active\nSubState=exited\nInvocationID=aaa\nNRestarts=1\n";
-    const oneshot = new RecordingRunner().on("systemctl list-units", { stdout: LISTED }).on("systemctl show", { stdout: before }, 1).on("systemctl show", { stdout: after });
+    const once = (restarts: number) => `Id=tend-once.service\nActiveState=active\nSubState=exited\nInvocationID=aaa\nNRestarts=${restarts}\nMainPID=0\n`;
+    const oneshot = new RecordingRunner().on("systemctl show", { stdout: once(0) }, 1).on("systemctl show", { stdout: once(1) });
     const octx = await readContext({ init: "systemd", runner: oneshot });
     const [once1, once2] = [await probeUnits([svc("once")], octx), await probeUnits([svc("once")], octx)].map((p) => p.get("service:once")!);
     expect(once2.identity).not.toBe(once1.identity);
