@@ -94,6 +94,21 @@ describe("observeUnits on a live system manager", () => {
     ]);
   });
 
+  it("checks an apply's result naming the units it acted on to list-unit-files, which works out the state of every unit a pattern matches", async () => {
+    const runner = capturedHost();
+    const ctx = { ...(await readContext({ init: "systemd", runner })), purpose: "check" as const };
+    const observed = await observeUnits([svc("web", { exec: "/bin/sleep infinity" }), svc("ssh")], ctx);
+    expect(runner.lines).toEqual([
+      "systemctl list-unit-files --output=json -- tend-web.service ssh.service",
+      "systemctl list-units --all --output=json -- tend-* ssh.service",
+    ]);
+    // the same answers as a plan's observation (by pattern) gives
+    const plan = await observeUnits([svc("web", { exec: "/bin/sleep infinity" }), svc("ssh")], await readContext({ init: "systemd", runner: capturedHost() }));
+    for (const key of ["service:web", "service:ssh"]) {
+      expect([observed.get(key)?.exists, observed.get(key)?.state, observed.get(key)?.enabled]).toEqual([plan.get(key)?.exists, plan.get(key)?.state, plan.get(key)?.enabled]);
+    }
+  });
+
   it("accepts list-unit-files exiting 1 with an empty list, and fails on anything else", async () => {
     const empty = new RecordingRunner().on("systemctl list-unit-files", { exitCode: 1, stdout: "[]\n" }).on("systemctl list-units", { stdout: "[]\n" });
     const observed = await observeUnits([svc("web", { exec: "/bin/web" })], await readContext({ init: "systemd", runner: empty }));

@@ -111,7 +111,10 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
   // Offline no manager answers for an instance: its template's file says whether it exists.
   const templates = ctx.root ? distroUnits.flatMap((unit) => templateOf(unit) ?? []) : [];
   // Past a few hundred names left over, the pattern keeps the argv short (and costs what it did).
-  const tendNames = fromTree && fromTree.unresolved.length <= MAX_NAMED ? fromTree.unresolved : ["tend-*"];
+  // Checking an apply's result names the units it acted on: list-unit-files works out the state
+  // of every unit it matches (~0.25 ms each: 47 ms for `tend-*` on a host with 200 against 6 for one).
+  const checked = ctx.purpose === "check" && !fromTree ? [...new Set(targets.filter((t) => !isDistroUnit(t.resource)).map((t) => t.unit))] : undefined;
+  const tendNames = fromTree && fromTree.unresolved.length <= MAX_NAMED ? fromTree.unresolved : checked && checked.length <= MAX_NAMED ? checked : ["tend-*"];
   const listed = [...new Set([...tendNames, ...distroUnits, ...templates])];
   const [fileList, unitList] = await Promise.all([
     listUnitFiles(listed, ctx),
