@@ -65,10 +65,8 @@ export async function openSpec(file: string, options: OpenSpecOptions = {}): Pro
     async build(host) {
       const reserved = reservedFolders(host);
       if (cached && sameList(cached.reserved, reserved)) return { file, resources: cached.resources, providers: [] };
-      let resources = parsed?.documents ? acrossDocuments(parsed.documents, reserved) : undefined;
-      if (resources) cache?.write("specs", documentsKey(file), { documents: parsed!.documents! } satisfies ValidatedDocuments);
       // The whole text's own errors, with its lines, when anything is wrong.
-      resources ??= await validate(parsed?.raw ?? (await parseYaml(file, text)), reserved);
+      const resources = (parsed?.documents && acrossDocuments(parsed.documents, reserved)) ?? (await validate(parsed?.raw ?? (await parseYaml(file, text)), reserved));
       cache?.write("specs", key, { reserved, resources } satisfies ValidatedYaml);
       return { file, resources, providers: [] };
     },
@@ -79,28 +77,30 @@ export async function openSpec(file: string, options: OpenSpecOptions = {}): Pro
  * A YAML spec read for validation. With a cache, document by document (see splitYamlDocuments):
  * a document whose text was valid when this file was last validated keeps its resource, and only
  * the others are parsed and checked against their schema (an edit to one of 200 services parses
- * one); when no document changed, neither the YAML parser nor zod is loaded. Anything a document
- * alone gets wrong has the whole text parsed, whose errors (and lines) are what the user sees.
+ * one), and kept for the next time; when no document changed, neither the YAML parser nor zod is
+ * loaded. Anything a document alone gets wrong has the whole text parsed, whose errors (and
+ * lines) are what the user sees.
  */
 async function parseDocuments(file: string, text: string, cache: ContentCache | undefined): Promise<{ documents?: ValidatedDocuments["documents"]; raw?: RawSpec }> {
   const pieces = cache ? splitYamlDocuments(text) : undefined;
   if (!cache || !pieces) return { raw: await parseYaml(file, text) };
   const known = new Map((cache.read<ValidatedDocuments>("specs", documentsKey(file))?.documents ?? []).map((d) => [d.hash, d.resource]));
-  const documents = pieces.map((piece) => {
+  let parsers: [typeof import("./load-yaml-spec.js"), typeof import("../model/schemas.js")] | undefined;
+  const documents: ValidatedDocuments["documents"] = [];
+  for (const piece of pieces) {
     const hash = contentHash(piece);
-    return { hash, resource: known.get(hash) };
-  });
-  const fresh = documents.flatMap((document, index) => (document.resource === undefined ? [index] : []));
-  if (fresh.length > 0) {
-    const [{ parseYamlSpec }, { validateResource }] = await Promise.all([import("./load-yaml-spec.js"), import("../model/schemas.js")]);
-    for (const index of fresh) {
-      const raw = await parseYamlSpec(file, pieces[index]!).catch(() => undefined);
-      const resource = raw?.resources.length === 1 ? validateResource(raw.resources[0]) : raw?.resources.length === 0 ? null : undefined;
+    let resource = known.get(hash);
+    if (resource === undefined) {
+      parsers ??= await Promise.all([import("./load-yaml-spec.js"), import("../model/schemas.js")]);
+      const raw = await parsers[0].parseYamlSpec(file, piece).catch(() => undefined);
+      resource = raw?.resources.length === 1 ? parsers[1].validateResource(raw.resources[0]) : raw?.resources.length === 0 ? null : undefined;
       if (resource === undefined) return { raw: await parseYaml(file, text) };
-      documents[index]!.resource = resource;
     }
+    documents.push({ hash, resource });
   }
-  return { documents: documents as ValidatedDocuments["documents"] };
+  // Each document is valid alone, whatever the rules between them find: kept for the next edit.
+  if (parsers) cache.write("specs", documentsKey(file), { documents } satisfies ValidatedDocuments);
+  return { documents };
 }
 
 /** The documents' resources, in order, when the rules between them hold (undefined otherwise). */
