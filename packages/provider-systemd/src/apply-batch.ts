@@ -5,15 +5,13 @@ import { resolveUnitName } from "./resolve-unit-name.js";
 import { setEnabledOffline } from "./set-enabled-offline.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, primaryUnit } from "./unit-name.js";
+import { UNITS_PER_COMMAND } from "./units-per-command.js";
 
 /** The order a unit's operations run in, as the planner orders them. */
 const ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
 /** Deadlines: systemd's own start and stop timeouts are 90 s; a batch's jobs run side by side. */
 const BASE_TIMEOUT_MS: Record<Operation, number> = { enable: 60_000, disable: 60_000, start: 120_000, stop: 120_000, restart: 120_000, reload: 120_000 };
-
-/** Units per systemctl call: keeps argv far below the kernel's limit. */
-const CHUNK = 500;
 
 const PAST: Record<Operation, string> = { enable: "enabled", disable: "disabled", start: "started", stop: "stopped", restart: "restarted", reload: "reloaded" };
 
@@ -62,8 +60,8 @@ type UnitChange = ResourceChange & { resource: Service | Timer };
 
 /** `systemctl <verb…> -- u1 u2 …` per chunk; a failed chunk retried unit by unit, each failure kept by key. */
 async function runChunked(verb: string[], op: Operation, targets: UnitChange[], nameOf: (c: UnitChange) => string, ctx: ApplyContext, failures: Map<string, unknown>): Promise<void> {
-  for (let at = 0; at < targets.length; at += CHUNK) {
-    const chunk = targets.slice(at, at + CHUNK);
+  for (let at = 0; at < targets.length; at += UNITS_PER_COMMAND) {
+    const chunk = targets.slice(at, at + UNITS_PER_COMMAND);
     try {
       await ctx.run.run(systemctl(ctx, [...verb, "--", ...chunk.map(nameOf)], { timeoutMs: BASE_TIMEOUT_MS[op] + 200 * chunk.length }));
     } catch (batchError) {
@@ -98,11 +96,11 @@ export async function applyOffline(units: UnitChange[], ctx: ApplyContext, failu
       continue;
     }
     const names = await Promise.all(targets.map(async (c) => (isDistroUnit(c.resource) ? resolveUnitName(primaryUnit(c.resource), ctx) : primaryUnit(c.resource))));
-    for (let at = 0; at < targets.length; at += CHUNK) {
+    for (let at = 0; at < targets.length; at += UNITS_PER_COMMAND) {
       try {
-        await ctx.run.run(systemctl(ctx, [op, "--", ...names.slice(at, at + CHUNK)]));
+        await ctx.run.run(systemctl(ctx, [op, "--", ...names.slice(at, at + UNITS_PER_COMMAND)]));
       } catch (batchError) {
-        for (const change of targets.slice(at, at + CHUNK)) {
+        for (const change of targets.slice(at, at + UNITS_PER_COMMAND)) {
           try {
             await setEnabledOffline(change.resource, op, ctx);
           } catch (error) {

@@ -3,7 +3,8 @@ import { GRAPHICAL_TARGET, readDefaultTarget } from "./default-target.js";
 import { enabledFromUnitFileState } from "./enabled-from-state.js";
 import { hatchDirectives } from "./merge-escape-hatch.js";
 import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
-import { parseListUnits, type LoadedUnit } from "./parse-list-units.js";
+import { listLoadedUnits } from "./list-loaded-units.js";
+import type { LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { readUnitFilesOffline } from "./read-unit-files-offline.js";
 import { systemctl } from "./systemctl-command.js";
@@ -12,6 +13,7 @@ import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
 import { observeUserUnitOffline } from "./observe-user-unit-offline.js";
 import { predictBoot, readLinger } from "./predict-boot.js";
 import { mainPidsFromCgroups } from "./main-pids-from-cgroups.js";
+import { UNITS_PER_COMMAND } from "./units-per-command.js";
 
 interface Target {
   key: string;
@@ -99,9 +101,6 @@ async function readMainPids(targets: Target[], observations: Map<string, Observa
   }
 }
 
-/** The most tend units named one by one on a `list-unit-files` command line. */
-const MAX_NAMED = 500;
-
 async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadings> {
   const distroUnits = [...new Set(targets.filter((t) => isDistroUnit(t.resource)).map((t) => t.unit))];
   const patterns = ["tend-*", ...distroUnits];
@@ -114,15 +113,14 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
   // Checking an apply's result names the units it acted on: list-unit-files works out the state
   // of every unit it matches (~0.25 ms each: 47 ms for `tend-*` on a host with 200 against 6 for one).
   const checked = ctx.purpose === "check" && !fromTree ? [...new Set(targets.filter((t) => !isDistroUnit(t.resource)).map((t) => t.unit))] : undefined;
-  const tendNames = fromTree && fromTree.unresolved.length <= MAX_NAMED ? fromTree.unresolved : checked && checked.length <= MAX_NAMED ? checked : ["tend-*"];
+  const tendNames = fromTree && fromTree.unresolved.length <= UNITS_PER_COMMAND ? fromTree.unresolved : checked && checked.length <= UNITS_PER_COMMAND ? checked : ["tend-*"];
   const listed = [...new Set([...tendNames, ...distroUnits, ...templates])];
-  const [fileList, unitList] = await Promise.all([
+  const [fileList, loaded] = await Promise.all([
     listUnitFiles(listed, ctx),
-    ctx.root ? undefined : ctx.run.run(systemctl(ctx, ["list-units", "--all", "--output=json", "--", ...patterns])),
+    ctx.root ? undefined : listLoadedUnits(patterns, ctx),
   ]);
   const files = new Map([...(fromTree?.files ?? []), ...fileList]);
   if (ctx.root) await readInstancesOffline(distroUnits, files, ctx);
-  const loaded = unitList ? parseListUnits(unitList.stdout) : undefined;
   const showFor = ctx.root ? [] : [...new Set(targets.filter((t) => needsShow(t, files)).map((t) => t.unit))];
   let shown = new Map<string, Record<string, string>>();
   if (showFor.length > 0) {

@@ -1,17 +1,16 @@
 import type { Probe, ReadContext, Resource } from "@tend/core/contract";
 import { mainPidsFromCgroups } from "./main-pids-from-cgroups.js";
-import { parseListUnits, type LoadedUnit } from "./parse-list-units.js";
+import { listLoadedUnits } from "./list-loaded-units.js";
+import type { LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { primaryUnit } from "./unit-name.js";
+import { UNITS_PER_COMMAND } from "./units-per-command.js";
 
 const PROBE_PROPERTIES = "Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result";
 
 /** Up to this many units, one `show` costs less than a `list-units` and a shell (~0.7 ms a unit against ~10 ms). */
 const SHOW_AT_MOST = 8;
-
-/** The most units named one by one on a `list-units` command line; past it, tend's by pattern. */
-const MAX_NAMED = 500;
 
 /**
  * Health readings for verification, every unit at once.
@@ -45,12 +44,9 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
   const asked = units.filter((unit) => !pids.has(unit));
   const shown = asked.length > 0 ? parseShowOutput((await ctx.run.run(systemctl(ctx, ["show", "-p", PROBE_PROPERTIES, "--", ...asked]))).stdout, asked) : new Map<string, Record<string, string>>();
   for (const target of targets) {
+    // A pid from the group is what show would have said of that unit: one reading for both.
     const pid = pids.get(target.unit);
-    if (pid !== undefined) {
-      probes.set(target.key, { up: true, identity: `pid ${pid}`, detail: `${target.unit} active/running, pid ${pid}` });
-      continue;
-    }
-    const properties = shown.get(target.unit);
+    const properties = pid !== undefined ? { ActiveState: "active", SubState: "running", MainPID: String(pid) } : shown.get(target.unit);
     if (!properties) {
       probes.set(target.key, { up: false, detail: `systemctl show said nothing about ${target.unit}` });
       continue;
@@ -60,14 +56,12 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
   return probes;
 }
 
-/** `list-units` of these units (by name, or past MAX_NAMED tend's by pattern and the rest by name). */
-async function listUnits(units: string[], ctx: ReadContext): Promise<Map<string, LoadedUnit>> {
-  const names = units.length <= MAX_NAMED ? units : ["tend-*", ...units.filter((unit) => !unit.startsWith("tend-"))];
-  const result = await ctx.run.run(systemctl(ctx, ["list-units", "--all", "--output=json", "--", ...names]));
-  return parseListUnits(result.stdout);
+/** The loaded units among these (by name, or past UNITS_PER_COMMAND tend's by pattern and the rest by name). */
+function listUnits(units: string[], ctx: ReadContext): Promise<Map<string, LoadedUnit>> {
+  return listLoadedUnits(units.length <= UNITS_PER_COMMAND ? units : ["tend-*", ...units.filter((unit) => !unit.startsWith("tend-"))], ctx);
 }
 
-/** A running service's main pid, as the control-group path gives it; else the start's invocation and restart count. */
+/** A running service's main pid; any other unit's start (invocation) and restart count. */
 function identity(p: Record<string, string>): string {
   const pid = Number(p.MainPID ?? 0);
   if (p.ActiveState === "active" && p.SubState === "running" && pid > 0) return `pid ${pid}`;

@@ -5,9 +5,7 @@ import { notStopped, removeChange } from "./remove-change.js";
 import { refusesManualOperations } from "./refused-operations.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, ownedUnits } from "./unit-name.js";
-
-/** Units per systemctl call. */
-const CHUNK = 500;
+import { UNITS_PER_COMMAND } from "./units-per-command.js";
 
 /**
  * A wave of removals: tend's own units stopped and disabled with one `systemctl disable --now`
@@ -33,8 +31,8 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
     [["disable", "--now"], simple.filter((c) => !refusing.includes(c))],
     [["disable"], refusing],
   ] as const) {
-    for (let at = 0; at < list.length; at += CHUNK) {
-      const chunk = list.slice(at, at + CHUNK);
+    for (let at = 0; at < list.length; at += UNITS_PER_COMMAND) {
+      const chunk = list.slice(at, at + UNITS_PER_COMMAND);
       const units = chunk.flatMap((c) => (c.resource.type === "file" || c.resource.type === "package" ? [] : ownedUnits(c.resource)));
       // exit 0 only when every unit was disabled (and stopped); anything else is sorted out one by one
       const result = await ctx.run.run(systemctl(ctx, [...verb, "--", ...units], { okCodes: "any", timeoutMs: 120_000 + 200 * units.length }));
