@@ -16,17 +16,19 @@ const POLL_MS = 250;
  * before it counts, as each restart of a runsv waits for runsvdir's next scan (up to 5 s).
  */
 export async function earlyRunsvs(targets: SvTarget[], statuses: ReadonlyMap<string, SvStatus>, ctx: ApplyContext): Promise<SvTarget[]> {
-  const missed = new Map<SvTarget, "down" | "log" | undefined>();
-  for (const target of targets) missed.set(target, await whatItMissed(target.dir, statuses.get(target.dir)!, ctx));
+  // Every directory's reads at once: on a remote host (fleet) they share round trips.
+  const missed = new Map(await Promise.all(targets.map(async (target) => [target, await whatItMissed(target.dir, statuses.get(target.dir)!, ctx)] as const)));
   let onlyLog = targets.filter((t) => missed.get(t) === "log");
   for (const ms of LOG_GRACE_MS) {
     if (onlyLog.length === 0) break;
     await ctx.sleep(ms);
     const now = await readSvStatus(onlyLog.map((t) => t.dir), ctx);
-    for (const target of onlyLog) {
-      const status = now.get(target.dir);
-      missed.set(target, status?.service ? await whatItMissed(target.dir, status, ctx) : "log");
-    }
+    await Promise.all(
+      onlyLog.map(async (target) => {
+        const status = now.get(target.dir);
+        missed.set(target, status?.service ? await whatItMissed(target.dir, status, ctx) : "log");
+      }),
+    );
     onlyLog = onlyLog.filter((t) => missed.get(t) === "log");
   }
   return targets.filter((t) => missed.get(t) !== undefined);
@@ -52,12 +54,14 @@ export async function restartRunsvs(
   for (let attempt = 0; waiting.length > 0 && attempt < PICKUP_ATTEMPTS; attempt += 1) {
     await ctx.sleep(POLL_MS);
     const now = await readSvStatus(waiting.map((t) => t.dir), ctx);
-    for (const target of waiting) {
-      const status = now.get(target.dir);
-      const oldPid = before.get(target.dir)?.service?.pid;
-      if (!status?.service || (oldPid !== undefined && status.service.pid === oldPid)) continue;
-      if ((await whatItMissed(target.dir, status, ctx)) === undefined) statuses.set(target.dir, status);
-    }
+    await Promise.all(
+      waiting.map(async (target) => {
+        const status = now.get(target.dir);
+        const oldPid = before.get(target.dir)?.service?.pid;
+        if (!status?.service || (oldPid !== undefined && status.service.pid === oldPid)) return;
+        if ((await whatItMissed(target.dir, status, ctx)) === undefined) statuses.set(target.dir, status);
+      }),
+    );
     waiting = waiting.filter((t) => !statuses.has(t.dir));
   }
   return { statuses, missing: waiting.map((t) => t.dir), failures };

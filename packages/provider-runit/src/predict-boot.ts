@@ -9,8 +9,7 @@ import type { UserRunsvdir } from "./user-runsvdir.js";
  * when its user's runsvdir does, which is itself such a service. Reads only links and `down`
  * files, no process.
  */
-export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir | undefined, files: HostFiles, read?: BootReads): Promise<BootPrediction> {
-  const { linked, down } = read ?? (await readBoot(layout, files));
+export async function predictBoot(layout: ServiceLayout, runsvdir: UserRunsvdir | undefined, files: HostFiles, { linked, down }: BootReads): Promise<BootPrediction> {
   if (!linked) return { starts: false, why: `it is not linked into ${RUNSVDIR}` };
   if (down) return { starts: false, why: `${layout.dir}/down keeps runsv from starting it at boot` };
   if (!layout.user || runsvdir === undefined) return { starts: true };
