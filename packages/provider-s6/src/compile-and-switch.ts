@@ -65,7 +65,7 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
 
 /**
  * `s6-rc-compile DATABASE /etc/s6/sv`. It keeps data for every service definition on its stack:
- * at ~10,000 definitions the default 8 MB stack overflows and it dies of SIGSEGV (s6-rc 0.5.6,
+ * at ~10,000 definitions the default 8 MB stack overflows and it dies of SIGSEGV (s6-rc 0.6.1,
  * measured); the failure then says how to give it more.
  */
 async function compile(database: string, ctx: ApplyContext): Promise<void> {
