@@ -54,12 +54,15 @@ describe("a YAML spec with a cache", () => {
     const cache = ContentCache.open({ TEND_CACHE_DIR: join(dir, "cache") })!;
     const first = await (await openSpec(file, { cache })).build(HOST);
     expect(first.resources.map((r) => r.name)).toEqual(["web"]);
-    // Mark the cached entry: if the next open uses it, the mark shows.
-    const [entry] = readdirSync(join(cache.dir, "specs"));
-    const path = join(cache.dir, "specs", entry!);
-    const stored = JSON.parse(readFileSync(path, "utf8")) as { value: { resources: { name: string }[] } };
-    stored.value.resources[0]!.name = "from-cache";
-    writeFileSync(path, JSON.stringify(stored));
+    // Mark the cached spec (the folder also keeps the file's documents, in no fixed order): if
+    // the next open uses it, the mark shows.
+    type Entry = { value: { resources?: { name: string }[] } };
+    const entries = readdirSync(join(cache.dir, "specs")).map((name) => join(cache.dir, "specs", name));
+    const [path] = entries.filter((p) => (JSON.parse(readFileSync(p, "utf8")) as Entry).value.resources);
+    expect(entries).toHaveLength(2);
+    const stored = JSON.parse(readFileSync(path!, "utf8")) as Entry;
+    stored.value.resources![0]!.name = "from-cache";
+    writeFileSync(path!, JSON.stringify(stored));
     expect((await (await openSpec(file, { cache })).build(HOST)).resources[0]!.name).toBe("from-cache");
     writeFileSync(file, SPEC.replace("web", "api"));
     expect((await (await openSpec(file, { cache })).build(HOST)).resources[0]!.name).toBe("api");
