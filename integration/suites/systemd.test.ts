@@ -1,6 +1,6 @@
 import type { ReadContext } from "@tend/core";
 import { startHost, type TestHost } from "@tend/testkit/harness";
-import { mainPidsFromCgroups } from "../../packages/provider-systemd/src/main-pids-from-cgroups.js";
+import { mainPidsFromCgroups, TEND_SERVICES } from "../../packages/provider-systemd/src/main-pids-from-cgroups.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
@@ -171,6 +171,8 @@ describe("services and timers on a booted systemd", () => {
     expect(pids.get("tend-web.service")).toBe(Number(await mainPid("tend-web.service")));
     expect(pids.size).toBeGreaterThan(units.length / 2);
     for (const [unit, pid] of pids) expect(`${unit} ${pid}`).toBe(`${unit} ${await mainPid(unit)}`);
+    // tend's services found by the shell (what a plan asks) answer the same
+    expect(await mainPidsFromCgroups([TEND_SERVICES, ...units.filter((unit) => !unit.startsWith("tend-"))], ctx)).toEqual(pids);
   });
 
   it("passes values through escaped: the program sees exactly what the spec said", async () => {

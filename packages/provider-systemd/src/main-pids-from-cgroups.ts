@@ -1,11 +1,15 @@
 import type { ReadContext } from "@tend/core/contract";
 
+/** In a unit list for mainPidsFromCgroups: every tend service's group, found by the shell (a short argv for thousands). */
+export const TEND_SERVICES = "tend-*.service";
+
 /**
  * For each system service unit, the processes of its control group and their parents: one shell
  * reading `cgroup.procs` and each process's `stat` (no process per file). The units' groups are
  * under `system.slice` beside PID 1's own `init.scope`, in the first hierarchy that has it: the
  * unified one (cgroup v2 at /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host), else
- * systemd's own v1 hierarchy. A unit whose group is elsewhere (Slice=) prints nothing.
+ * systemd's own v1 hierarchy. A unit whose group is elsewhere (Slice=) prints nothing. The
+ * argument TEND_SERVICES stands for every tend service that has a group.
  */
 const SCRIPT = `unified= named=
 while IFS= read -r line; do
@@ -16,22 +20,34 @@ for d in "/sys/fs/cgroup\${unified%/init.scope}" "/sys/fs/cgroup/unified\${unifi
   [ -d "$d/system.slice" ] && { base=$d/system.slice; break; }
 done
 [ -n "$base" ] || exit 0
-for u in "$@"; do
-  f=$base/$u/cgroup.procs
-  [ -r "$f" ] || continue
+group() {
+  unit=$1
   while read -r p; do
     { read -r stat < "/proc/$p/stat"; } 2>/dev/null || continue
     set -- \${stat##*) }
-    echo "$u $p $2"
-  done < "$f"
+    printf '%s %s %s\\n' "$unit" "$p" "$2"
+  done < "$base/$unit/cgroup.procs"
+}
+for u in "$@"; do
+  if [ "$u" = '${TEND_SERVICES}' ]; then
+    for f in "$base"/${TEND_SERVICES}/cgroup.procs; do
+      [ -r "$f" ] || continue
+      f=\${f%/cgroup.procs}
+      group "\${f##*/}"
+    done
+  elif [ -r "$base/$u/cgroup.procs" ]; then
+    group "$u"
+  fi
 done`;
 
 /**
- * The main pid of each of `units` that a manager's child is alone in its group (a service running
- * its one main process, with or without children of its own): what `systemctl show -p MainPID`
- * says, without a D-Bus call per unit (~1 ms each: 200 ms of a no-op plan of 200 services). A
- * unit with no such process or more than one (a reload or ExecStartPost still running, a process
- * left by KillMode=process, a forking daemon's guessed pid) is not in the answer: ask systemctl.
+ * The main pid of each of `units` (or of every tend service, for TEND_SERVICES) that a manager's
+ * child is alone in its group (a service running its one main process, with or without children
+ * of its own): what `systemctl show -p MainPID` says of a running service, without a D-Bus call
+ * per unit (~1 ms each: 200 ms of a no-op plan of 200 services). A unit with no such process or
+ * more than one (a reload or ExecStartPost still running, a process left by KillMode=process, a
+ * forking daemon's guessed pid) is not in the answer: ask systemctl. A group also holds what a
+ * unit that is not running left behind, so a pid is the main pid only of a unit that runs.
  * System scope only (a user manager is not PID 1).
  */
 export async function mainPidsFromCgroups(units: string[], ctx: ReadContext): Promise<Map<string, number>> {
@@ -45,9 +61,11 @@ export async function mainPidsFromCgroups(units: string[], ctx: ReadContext): Pr
     if (!unit || ppid !== "1" || !/^[1-9]\d*$/.test(pid ?? "")) continue;
     children.set(unit, [...(children.get(unit) ?? []), Number(pid)]);
   }
-  for (const unit of units) {
-    const pids = children.get(unit);
-    if (pids?.length === 1) found.set(unit, pids[0]!);
+  const asked = new Set(units);
+  const tendServices = asked.has(TEND_SERVICES);
+  for (const [unit, pids] of children) {
+    const wanted = asked.has(unit) || (tendServices && unit.startsWith("tend-") && unit.endsWith(".service"));
+    if (wanted && pids.length === 1) found.set(unit, pids[0]!);
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { service, ServiceSchema, timer, TimerSchema, type Resource } from "@tend/core";
+import { service, ServiceSchema, timer, TimerSchema, type Command, type Resource } from "@tend/core";
 import { readContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { observeUnits } from "./observe-units.js";
@@ -40,18 +40,23 @@ describe("observeUnits on a live system manager", () => {
   ];
 
   it("answers from two lists, one show for distro units with reloadOn or an alias, get-default for a display manager, and one show for running services' main pids", async () => {
-    const runner = capturedHost();
+    // Control groups, read while the units are listed: web's main process alone; once's group
+    // has a process too, but once is a oneshot that has exited (a left-over is not its main pid).
+    const runner = capturedHost().on(/^\/bin\/sh -c .*cgroup\.procs/s, { stdout: "tend-web.service 4242 1\ntend-once.service 4343 1\n" });
     const ctx = await readContext({ init: "systemd", runner });
     const observed = await observeUnits(resources, ctx);
     expect(runner.lines).toEqual([
+      // every service that may be restarted for a replaced build, whether or not it runs
+      expect.stringMatching(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-\*\.service ssh\.service sshd\.service gdm\.service indirect-demo\.service legacy-demo\.service nope\.service$/),
       "systemctl list-unit-files --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl list-units --all --output=json -- tend-* ssh.service sshd.service gdm.service indirect-demo.service legacy-demo.service nope.service",
       "systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- ssh.service sshd.service gdm.service nope.service",
       "systemctl get-default",
-      // the running services' main pids: their control groups first (this fake host has none), then systemctl
-      expect.stringMatching(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-web\.service/),
-      "systemctl show -p Id,MainPID -- tend-web.service tend-once.service ssh.service sshd.service",
+      // the running services the groups did not answer for
+      "systemctl show -p Id,MainPID -- tend-once.service ssh.service sshd.service",
     ]);
+    expect(observed.get("service:web")?.mainPid).toBe(4242);
+    expect(observed.get("service:once")?.mainPid).toBeUndefined();
     const summary = Object.fromEntries(
       [...observed].map(([key, o]) => [key, [o.exists, o.state, o.enabled, o.unitFileState, o.canReload, o.drift?.join("; ")]]),
     );
@@ -83,15 +88,29 @@ describe("observeUnits on a live system manager", () => {
     expect(observed.get("service:gdm")?.drift).toEqual(["the host boots to multi-user.target, not graphical.target"]);
   });
 
-  it("costs two processes for 200 services that need nothing else, with a short argv", async () => {
+  it("costs three processes, started at once, for 200 services that need nothing else, with a short argv", async () => {
+    // Each command takes a while to answer, as a real one does: how many run at the same time?
     const runner = capturedHost();
+    let running = 0;
+    let most = 0;
+    const slow = {
+      async run(command: Command) {
+        most = Math.max(most, (running += 1));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return runner.run(command);
+      },
+    };
     const many = Array.from({ length: 200 }, (_, i) => svc(`svc${i}`, { exec: "/bin/sleep infinity" }));
-    const observed = await observeUnits(many, await readContext({ init: "systemd", runner }));
+    const observed = await observeUnits(many, await readContext({ init: "systemd", runner: slow }));
     expect(observed.size).toBe(200);
     expect(runner.lines).toEqual([
+      expect.stringMatching(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-\*\.service$/),
       "systemctl list-unit-files --output=json -- tend-*",
       "systemctl list-units --all --output=json -- tend-*",
     ]);
+    // none waited for another
+    expect(most).toBe(3);
   });
 
   it("checks an apply's result naming the units it acted on to list-unit-files, which works out the state of every unit a pattern matches", async () => {
@@ -125,7 +144,7 @@ describe("observeUnits on a live system manager", () => {
       .on("systemctl list-units", { stdout: '[{"unit":"getty@tty1.service","load":"loaded","active":"active","sub":"running","description":"Getty on tty1"}]' })
       .on("systemctl show", { stdout: "Id=getty@tty1.service\nLoadState=loaded\nUnitFileState=enabled\nCanReload=no\n" });
     const observed = await observeUnits([svc("getty@tty1")], await readContext({ init: "systemd", runner }));
-    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- getty@tty1.service");
+    expect(runner.lines[3]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- getty@tty1.service");
     expect(observed.get("service:getty@tty1")).toMatchObject({ exists: true, state: "running", enabled: true, unitFileState: "enabled" });
   });
 });
@@ -139,7 +158,7 @@ describe("observeUnits and units that refuse a manual start or stop", () => {
     const refusing = svc("refuse-demo", { desired: { state: "stopped", enabled: true } });
     const observed = await observeUnits([refusing, svc("cron")], await readContext({ init: "systemd", runner }));
     // cron has no desired state, restartOn or reloadOn: apply only enables it, so nothing more is asked
-    expect(runner.lines[2]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- refuse-demo.service");
+    expect(runner.lines[3]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- refuse-demo.service");
     expect(observed.get("service:refuse-demo")?.details).toMatchObject({ refuseManualStop: true });
     expect(observed.get("service:refuse-demo")?.details?.refuseManualStart).toBeUndefined();
     expect(refusedOperations(refusing, observed.get("service:refuse-demo"))).toEqual(["start", "stop", "restart"]);

@@ -12,7 +12,7 @@ import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from ".
 import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
 import { observeUserUnitOffline } from "./observe-user-unit-offline.js";
 import { predictBoot, readLinger } from "./predict-boot.js";
-import { mainPidsFromCgroups } from "./main-pids-from-cgroups.js";
+import { mainPidsFromCgroups, TEND_SERVICES } from "./main-pids-from-cgroups.js";
 import { UNITS_PER_COMMAND } from "./units-per-command.js";
 
 interface Target {
@@ -53,6 +53,11 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
     for (const target of targets) observations.set(target.key, await observeUserUnitOffline(target.unit, ctx));
     return observations;
   }
+  // Checking an apply's result needs no main pids: they cost a `show` of every running service.
+  const mainPids = !ctx.root && ctx.purpose !== "check";
+  // The control groups are read while the units are listed (a process of its own either way);
+  // only the services the lists say run their main process take a pid from them.
+  const fromGroups = mainPids ? mainPidsFromCgroups(upgradable(targets), ctx) : undefined;
   const readings = await readUnits(targets, ctx);
   const displayManager = targets.some((t) => t.resource.type === "service" && t.resource.displayManager);
   const defaultTarget = displayManager ? await readDefaultTarget(ctx) : undefined;
@@ -69,23 +74,36 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
     }
     observations.set(target.key, observation);
   }
-  // Checking an apply's result needs no main pids: they cost a `show` of every running service.
-  if (!ctx.root && ctx.purpose !== "check") await readMainPids(targets, observations, ctx);
+  if (fromGroups) await readMainPids(targets, observations, await fromGroups, ctx);
   return observations;
 }
 
 /**
- * The main pid of every running service that may be restarted for a replaced build (see
- * `restartOnUpgrade`); core reads /proc through it. Not asked when no such service runs. A
- * service whose process runs (`running`) gets it from its control group when that is plain (see
- * mainPidsFromCgroups); the rest from one `systemctl show`.
+ * The units of services that may be restarted for a replaced build (see `restartOnUpgrade`):
+ * tend's own as TEND_SERVICES (the shell finds their groups: the argv stays short, and a service
+ * not started yet costs nothing), the distro's by name.
  */
-async function readMainPids(targets: Target[], observations: Map<string, Observation>, ctx: ReadContext): Promise<void> {
+function upgradable(targets: Target[]): string[] {
+  const services = targets.filter((t) => t.resource.type === "service" && t.resource.restartOnUpgrade !== false);
+  const distro = services.filter((t) => isDistroUnit(t.resource)).map((t) => t.unit);
+  return [...new Set([...(services.length > distro.length ? [TEND_SERVICES] : []), ...distro])];
+}
+
+/**
+ * The main pid of every running service that may be restarted for a replaced build (see
+ * `restartOnUpgrade`); core reads /proc through it. A service whose process runs (`running`)
+ * gets it from its control group when that is plain (`groups`, see mainPidsFromCgroups); the
+ * rest from one `systemctl show`, asked only when there are such.
+ */
+async function readMainPids(targets: Target[], observations: Map<string, Observation>, groups: Map<string, number>, ctx: ReadContext): Promise<void> {
   const running = targets.filter((t) => t.resource.type === "service" && t.resource.restartOnUpgrade !== false && observations.get(t.key)?.state === "running");
   if (running.length === 0) return;
   const units = [...new Set(running.map((t) => t.unit))];
-  const processRuns = new Set(running.filter((t) => observations.get(t.key)?.details?.sub === "running").map((t) => t.unit));
-  const pids = await mainPidsFromCgroups([...processRuns], ctx);
+  const pids = new Map<string, number>();
+  for (const target of running) {
+    const pid = groups.get(target.unit);
+    if (pid !== undefined && observations.get(target.key)?.details?.sub === "running") pids.set(target.unit, pid);
+  }
   const asked = units.filter((unit) => !pids.has(unit));
   if (asked.length > 0) {
     const result = await ctx.run.run(systemctl(ctx, ["show", "-p", "Id,MainPID", "--", ...asked]));

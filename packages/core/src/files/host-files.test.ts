@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,6 +116,15 @@ describe("LocalHostFiles", () => {
     const status = await files.readFile(`/proc/${process.pid}/status`);
     expect(status).toMatch(/^Name:/);
     expect(status).toContain(`Pid:\t${process.pid}\n`);
+    // Past the room such a read starts with: a process's environment of ~100 kB.
+    const big = "x".repeat(100_000);
+    const child = spawn("/bin/sleep", ["30"], { env: { BIG: big, LAST: "end" }, stdio: "ignore" });
+    try {
+      const environ = await files.readFile(`/proc/${child.pid}/environ`);
+      expect(environ).toBe(`BIG=${big}\0LAST=end\0`);
+    } finally {
+      child.kill();
+    }
   });
 
   it("reads a file without following a link there", async () => {

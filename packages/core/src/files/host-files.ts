@@ -288,13 +288,18 @@ function readRegular(real: string): string | null {
   }
 }
 
+/** Room for a file that says it is empty, as files the kernel makes as they are read do. */
+const GENERATED_FILE_START = 8192;
+
 /**
  * An open file's text (UTF-8), from its size as just seen: readFileSync would ask for the size
  * again, one more system call per file read. A read that comes back short at or past that size is
- * the end; a file that grew meanwhile is read on to its end.
+ * the end; a file that grew meanwhile is read on to its end. A file that says it is empty may be
+ * made as it is read (/proc, /sys: a process's `maps` is a few kB), so it starts with 8 kB of
+ * room, not one byte doubled a dozen times.
  */
 function readOpen(fd: number, size: number): string {
-  let buffer = Buffer.allocUnsafe(size + 1);
+  let buffer = Buffer.allocUnsafe(size === 0 ? GENERATED_FILE_START : size + 1);
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
@@ -305,7 +310,8 @@ function readOpen(fd: number, size: number): string {
     const wanted = buffer.length - length;
     const read = readSync(fd, buffer, length, wanted, null);
     length += read;
-    if (read === 0 || (read < wanted && length >= size)) return buffer.toString("utf8", 0, length);
+    // A made file may come in pieces shorter than asked for: only its end (0) ends it.
+    if (read === 0 || (size > 0 && read < wanted && length >= size)) return buffer.toString("utf8", 0, length);
   }
 }
 
