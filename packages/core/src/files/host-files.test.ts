@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,6 +125,23 @@ describe("LocalHostFiles", () => {
     } finally {
       child.kill();
     }
+  });
+
+  it("gives a file's modification time as inspect saw it with the content, until tend writes or forgets", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/run"), "x\n");
+    await utimes(join(root, "etc/run"), 1000, 1000);
+    const files = new LocalHostFiles(root, SYSTEM);
+    expect(files.inspect("/etc/run")).toEqual({ kind: "file", content: "x\n" });
+    await utimes(join(root, "etc/run"), 2000, 2000);
+    expect(await files.modifiedAt("/etc/run")).toBe(1_000_000);
+    await files.writeFile("/etc/other", "y\n");
+    expect(await files.modifiedAt("/etc/run")).toBe(2_000_000);
+    files.inspect("/etc/run");
+    await utimes(join(root, "etc/run"), 3000, 3000);
+    files.forgetFolders();
+    expect(await files.modifiedAt("/etc/run")).toBe(3_000_000);
+    expect(await files.modifiedAt("/etc/none")).toBeNull();
   });
 
   it("reads a file without following a link there", async () => {

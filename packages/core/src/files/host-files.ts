@@ -43,6 +43,11 @@ export class LocalHostFiles implements HostFileAccess {
   readonly root: string;
   /** Folders seen since the last write: reads of a big spec resolve each folder once. */
   private readonly folders: FolderResolver;
+  /**
+   * When each file `inspect` read was last modified, by host path, until the next write or
+   * forgetFolders: a plan asks for a definition's time right after reading it (no second lstat).
+   */
+  private readonly modified = new Map<string, number>();
 
   constructor(
     root: string | undefined,
@@ -55,13 +60,20 @@ export class LocalHostFiles implements HostFileAccess {
   /** Forgets the folders seen: a command ran that may have changed them. */
   forgetFolders(): void {
     this.folders.forget();
+    this.modified.clear();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
   real(path: string): string {
+    return this.locate(path).real;
+  }
+
+  /** A host path's real path, and whether its folder is there (nothing is in a missing folder or a file). */
+  private locate(path: string): { real: string; inFolder: boolean } {
     if (!path.startsWith("/")) throw errors.unsafePath(path, "it is not an absolute path");
-    if (path === "/") return this.root;
-    return join(this.folders.resolve(normalizeFolder(dirname(path))).real, basename(path));
+    if (path === "/") return { real: this.root, inFolder: true };
+    const folder = this.folders.resolve(normalizeFolder(dirname(path)));
+    return { real: join(folder.real, basename(path)), inFolder: folder.kind === "folder" };
   }
 
   private read<T>(verb: string, path: string, read: (real: string) => T): Promise<T> {
@@ -86,6 +98,8 @@ export class LocalHostFiles implements HostFileAccess {
 
   /** When a file was last modified (ms since the epoch), never following a link there; null when absent. */
   modifiedAt(path: string): Promise<number | null> {
+    const seen = this.modified.get(path);
+    if (seen !== undefined) return Promise.resolve(seen);
     return this.read("look at", path, (real) => orNull(() => lstatSync(real))?.mtimeMs ?? null);
   }
 
@@ -103,7 +117,9 @@ export class LocalHostFiles implements HostFileAccess {
   /** What is at a path, never following a link there: drift detection and refusals read this. */
   inspect(path: string): PathContent {
     try {
-      const real = this.real(path);
+      const { real, inFolder } = this.locate(path);
+      // Nothing is in a folder that is missing (or a file): no lstat to find that out.
+      if (!inFolder) return { kind: "absent" };
       const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
       if (!info) return { kind: "absent" };
       if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
@@ -114,7 +130,9 @@ export class LocalHostFiles implements HostFileAccess {
       }
       if (!info.isFile()) return { kind: "other" };
       const content = readRegular(real);
-      return content === null ? { kind: "absent" } : { kind: "file", content };
+      if (content === null) return { kind: "absent" };
+      this.modified.set(path, info.mtimeMs);
+      return { kind: "file", content };
     } catch (error) {
       throw fsError(error, "read", path);
     }
@@ -182,6 +200,7 @@ export class LocalHostFiles implements HostFileAccess {
    */
   async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
     this.folders.forget();
+    this.modified.clear();
     const folders = new FolderResolver(this.root);
     if (operations.length > 0 && !existsSync(this.root)) {
       try {
