@@ -127,7 +127,7 @@ describe("LocalHostFiles", () => {
     }
   });
 
-  it("gives a file's modification time as inspect saw it with the content, until tend writes or forgets", async () => {
+  it("gives a file's modification time as inspect saw it with the content, until tend writes", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/run"), "x\n");
     await utimes(join(root, "etc/run"), 1000, 1000);
@@ -137,9 +137,12 @@ describe("LocalHostFiles", () => {
     expect(await files.modifiedAt("/etc/run")).toBe(1_000_000);
     await files.writeFile("/etc/other", "y\n");
     expect(await files.modifiedAt("/etc/run")).toBe(2_000_000);
+    // a command ran (its folders are forgotten): the time is still that of the content read
     files.inspect("/etc/run");
     await utimes(join(root, "etc/run"), 3000, 3000);
     files.forgetFolders();
+    expect(await files.modifiedAt("/etc/run")).toBe(2_000_000);
+    await files.mkdir("/srv");
     expect(await files.modifiedAt("/etc/run")).toBe(3_000_000);
     expect(await files.modifiedAt("/etc/none")).toBeNull();
   });

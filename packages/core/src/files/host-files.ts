@@ -12,7 +12,7 @@ import type { Ownership } from "./atomic-write.js";
 import { contentText } from "./file-content.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
-import { hostPathParts } from "./host-path.js";
+import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
 import type { HostFileAccess } from "../host/host-access.js";
 
 /** What is at a host path, without following a link there. */
@@ -44,8 +44,9 @@ export class LocalHostFiles implements HostFileAccess {
   /** Folders seen since the last write: reads of a big spec resolve each folder once. */
   private readonly folders: FolderResolver;
   /**
-   * When each file `inspect` read was last modified, by host path, until the next write or
-   * forgetFolders: a plan asks for a definition's time right after reading it (no second lstat).
+   * When each file `inspect` read was last modified, by host path, until tend writes: a plan asks
+   * for a definition's time after reading it, and gets the time of the content it read (no second
+   * lstat; the init's commands in between, `sv status` say, do not count: they leave its files).
    */
   private readonly modified = new Map<string, number>();
 
@@ -60,7 +61,6 @@ export class LocalHostFiles implements HostFileAccess {
   /** Forgets the folders seen: a command ran that may have changed them. */
   forgetFolders(): void {
     this.folders.forget();
-    this.modified.clear();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
@@ -341,5 +341,6 @@ function writerScript(): string {
 
 /** A host folder path in the one spelling the resolver caches (no trailing slash, no empty parts). */
 function normalizeFolder(path: string): string {
-  return `/${hostPathParts(path).join("/")}`;
+  // Almost every path tend reads is spelled so already (its state and its renderers make them).
+  return NORMAL_PATH_PATTERN.test(path) ? path : `/${hostPathParts(path).join("/")}`;
 }
