@@ -8,6 +8,8 @@
  */
 export function replacedCode(maps: string): string[] {
   const found: string[] = [];
+  // Nearly always nothing is: one search of the text, not a match per line.
+  if (!maps.includes(" (deleted)")) return found;
   for (const line of maps.split("\n")) {
     const match = /^\S+\s+(\S+)\s+\S+\s+\S+\s+(\d+)\s+(\/.*) \(deleted\)$/.exec(line);
     if (!match) continue;

@@ -261,18 +261,19 @@ export class Session {
     return Promise.all([findReplacedCode(resources, observations, this.files), findOlderDefinitions(resources, observations, rendered, state, this.files)]);
   }
 
-  /** One `observe` call per provider, with all of its resources (see ReadContext's `purpose`). */
+  /**
+   * One `observe` call per provider, with all of its resources (see ReadContext's `purpose`), the
+   * providers side by side (runit's `sv status` and cron's `crontab -l` wait for each other no
+   * more); a failure is the first provider's, in their order, as if they had run one by one.
+   */
   async observeAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, state: StateFile, purpose: "plan" | "check" = "plan"): Promise<Map<string, Observation>> {
+    const groups = [...groupByProvider(resources, assigned)];
+    const outcomes = await Promise.allSettled(groups.map(([provider, list]) => provider.observe(list, { ...providerContext(this.parts, state, provider.name), purpose })));
     const observations = new Map<string, Observation>();
-    for (const [provider, list] of groupByProvider(resources, assigned)) {
-      const ctx = { ...providerContext(this.parts, state, provider.name), purpose };
-      try {
-        const found = await provider.observe(list, ctx);
-        for (const [key, value] of found) observations.set(key, value);
-      } catch (error) {
-        throw asTendError(error, undefined, provider.name);
-      }
-    }
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === "rejected") throw asTendError(outcome.reason, undefined, groups[i]![0].name);
+      for (const [key, value] of outcome.value) observations.set(key, value);
+    });
     return observations;
   }
 
@@ -294,8 +295,13 @@ export class Session {
     if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
+    // The init is asked while the artifacts are read: each provider's observe runs up to its first
+    // wait (a command started) before the reads, which are this process's own work, take the thread.
+    const observing = this.observeAll(resources, assigned, state);
+    observing.catch(() => {}); // thrown below, unless reading the artifacts failed first
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
-    const observations = await this.observeAll(resources, assigned, state);
+    const observations = await observing;
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
