@@ -295,13 +295,8 @@ export class Session {
     if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
-    // The init is asked while the artifacts are read: each provider's observe runs up to its first
-    // wait (a command started) before the reads, which are this process's own work, take the thread.
-    const observing = this.observeAll(resources, assigned, state);
-    observing.catch(() => {}); // thrown below, unless reading the artifacts failed first
-    await new Promise<void>((resolve) => setImmediate(resolve));
     const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
-    const observations = await observing;
+    const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
     const hostProblems: TendError[] = [];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
