@@ -49,8 +49,9 @@ function writeSpec(firstArg) {
 }
 
 /**
- * A fresh apply's time swings with the init's own timing (runsvdir notices a new link only at the
- * next whole second of its folder's time): with enough runs, each is the faster of two.
+ * A fresh apply's time swings with the init's own timing (runsvdir looks at its folder every 5 s,
+ * so a new link waits 0–5 s for its runsv, whoever made it): with enough runs, each is the
+ * faster of two.
  */
 const freshRuns = runs >= 5 ? 2 : 1;
 /** runit's teardown waits this long for runsvdir to stop the removed services' runsv (as the floor's does). */

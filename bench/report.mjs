@@ -34,7 +34,7 @@ export function resultsMarkdown(rows, info, short) {
     "`node -e 0` plus the init's commands for the change (tend's change is an edit of the spec to a",
     "text it has not validated before, as an admin's would be). Times are the fastest of several",
     "runs; a fresh apply, tend's and the floor's, is the faster of two, each on a clean host (one",
-    "with --short): runit's swings by up to a second with runsvdir's scan. CI runs",
+    "with --short): runit's swings by up to 5 s, as runsvdir looks at its folder every 5 s. CI runs",
     "`node bench/run.mjs --short --check`, which fails when a ratio grows past twice its value in",
     "bench/baseline.json, never on an absolute time. A load average above the core count means other",
     "work shared the machine: ratios of small times are then noisy. Where a no-op plan's time goes:",
