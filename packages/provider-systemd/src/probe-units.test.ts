@@ -73,6 +73,25 @@ describe("probeUnits", () => {
     expect(busy.lines.at(-1)).toMatch(/^systemctl show .* -- tend-web\.service /);
   });
 
+  it("names tend's units by pattern past 500, to list-units and to the groups' shell, and takes a group's pid only for a unit that runs", async () => {
+    const names = Array.from({ length: 600 }, (_, i) => `b${i}`);
+    const listed = JSON.stringify(
+      names.map((name, i) => ({ unit: `tend-${name}.service`, load: "loaded", active: i === 0 ? "failed" : "active", sub: i === 0 ? "failed" : "running", description: name })),
+    );
+    // b0 failed, but a process it left is still in its group: not a main pid
+    const groups = names.map((name, i) => `tend-${name}.service ${1000 + i} 1`).join("\n");
+    const runner = new RecordingRunner()
+      .on("systemctl list-units", { stdout: listed })
+      .on("/bin/sh -c", { stdout: groups })
+      .on("systemctl show", { stdout: "Id=tend-b0.service\nActiveState=failed\nSubState=failed\nInvocationID=bbb\nNRestarts=0\nMainPID=0\n" });
+    const probes = await probeUnits([...names.map((name) => svc(name)), ServiceSchema.parse(service("ssh"))], await readContext({ init: "systemd", runner }));
+    expect(runner.lines[0]).toBe("systemctl list-units --all --output=json -- tend-* ssh.service");
+    expect(runner.lines[1]).toMatch(/^\/bin\/sh -c [\s\S]*cgroup\.procs[\s\S]* sh tend-\*\.service$/);
+    expect(runner.lines[2]).toBe(`${SHOW}tend-b0.service ssh.service`);
+    expect(probes.get("service:b0")).toMatchObject({ up: false, identity: "bbb/0" });
+    expect(probes.get("service:b599")).toEqual({ up: true, identity: "pid 1599", detail: "tend-b599.service active/running, pid 1599" });
+  });
+
   it("sees a restart inside the settle window as a new identity: a new main pid, or a new count of restarts", async () => {
     const web = (pid: number) => `Id=tend-web.service\nActiveState=active\nSubState=running\nInvocationID=aaa\nNRestarts=0\nMainPID=${pid}\n`;
     const running = new RecordingRunner().on("systemctl show", { stdout: web(104) }, 1).on("systemctl show", { stdout: web(230) });

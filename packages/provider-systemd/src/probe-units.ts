@@ -1,11 +1,11 @@
 import type { Probe, ReadContext, Resource } from "@tend/core/contract";
-import { mainPidsFromCgroups } from "./main-pids-from-cgroups.js";
+import { mainPidsFromCgroups, TEND_SERVICES } from "./main-pids-from-cgroups.js";
 import { listLoadedUnits } from "./list-loaded-units.js";
 import type { LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
 import { systemctl } from "./systemctl-command.js";
 import { primaryUnit } from "./unit-name.js";
-import { UNITS_PER_COMMAND } from "./units-per-command.js";
+import { namedOrMatched } from "./units-per-command.js";
 
 const PROBE_PROPERTIES = "Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result";
 
@@ -40,7 +40,7 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
   const units = [...new Set(targets.map((t) => t.unit))];
   const listed = units.length > SHOW_AT_MOST ? await listUnits(units, ctx) : new Map<string, LoadedUnit>();
   const running = units.filter((unit) => listed.get(unit)?.active === "active" && listed.get(unit)?.sub === "running");
-  const pids = await mainPidsFromCgroups(running, ctx);
+  const pids = await groupPids(running, ctx);
   const asked = units.filter((unit) => !pids.has(unit));
   const shown = asked.length > 0 ? parseShowOutput((await ctx.run.run(systemctl(ctx, ["show", "-p", PROBE_PROPERTIES, "--", ...asked]))).stdout, asked) : new Map<string, Record<string, string>>();
   for (const target of targets) {
@@ -56,9 +56,19 @@ export async function probeUnits(resources: Resource[], ctx: ReadContext): Promi
   return probes;
 }
 
-/** The loaded units among these (by name, or past UNITS_PER_COMMAND tend's by pattern and the rest by name). */
+/** The loaded units among these (see namedOrMatched). */
 function listUnits(units: string[], ctx: ReadContext): Promise<Map<string, LoadedUnit>> {
-  return listLoadedUnits(units.length <= UNITS_PER_COMMAND ? units : ["tend-*", ...units.filter((unit) => !unit.startsWith("tend-"))], ctx);
+  return listLoadedUnits(namedOrMatched(units, "tend-*"), ctx);
+}
+
+/**
+ * The main pids of these running units from their control groups (see namedOrMatched): of these
+ * units only, since a group of a unit that does not run may still hold a process.
+ */
+async function groupPids(running: string[], ctx: ReadContext): Promise<Map<string, number>> {
+  const found = await mainPidsFromCgroups(namedOrMatched(running, TEND_SERVICES), ctx);
+  const wanted = new Set(running);
+  return new Map([...found].filter(([unit]) => wanted.has(unit)));
 }
 
 /** A running service's main pid; any other unit's start (invocation) and restart count. */
