@@ -13,6 +13,13 @@ export interface RenderContext {
  * into DIR. Nothing here follows a symlink unless it says so.
  */
 export interface HostFiles {
+  /**
+   * True when these are the files of the host tend runs on, where its init runs (not an image
+   * root, not a fleet host's read over ssh): a provider may then read `real(path)` itself with
+   * node:fs, for what these methods cannot say (whether a FIFO has a reader, a binary status
+   * file). Absent or false: only through these methods.
+   */
+  readonly local?: boolean;
   /** The real path on this machine for a host path (inside `--root` when given). */
   real(path: string): string;
   /** lstat-based: true for a dangling symlink too. */

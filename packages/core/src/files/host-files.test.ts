@@ -16,6 +16,11 @@ async function imageRoot() {
 }
 
 describe("LocalHostFiles", () => {
+  it("says it holds the running host's own files only without a root (providers then read them themselves)", () => {
+    expect(new LocalHostFiles(undefined, { kind: "system" }).local).toBe(true);
+    expect(new LocalHostFiles(tmpdir(), { kind: "system" }).local).toBe(false);
+  });
+
   it("writes through a folder link planted in the root only to where it points inside the root", async () => {
     const root = await imageRoot();
     const outside = await mkdtemp(join(tmpdir(), "tend-outside-"));

@@ -39,6 +39,8 @@ function orNull<T>(read: () => T): T | null {
  * owns done by a child running as that user.
  */
 export class LocalHostFiles implements HostFileAccess {
+  /** The running host's own files (no root): a provider may read them itself (HostFiles.local). */
+  readonly local: boolean;
   /** The real folder standing for `/`: the image root, or `/` itself. */
   readonly root: string;
   /** Folders seen since the last write: reads of a big spec resolve each folder once. */
@@ -55,6 +57,7 @@ export class LocalHostFiles implements HostFileAccess {
     private readonly scope: Scope,
   ) {
     this.root = root === undefined ? "/" : realRoot(root);
+    this.local = root === undefined;
     this.folders = new FolderResolver(this.root, false);
   }
 
