@@ -9,7 +9,11 @@ import { afterWrites } from "./after-writes.js";
 import { applyChange } from "./apply-batch.js";
 import { probeServices } from "./probe-services.js";
 import { readLogs } from "./read-logs.js";
+import { parseSvStatusLine } from "./parse-sv-status.js";
+import { readSuperviseStatus } from "./read-supervise-status.js";
 import { readSvStatus } from "./read-sv-status.js";
+import { svBatch } from "./sv-batch.js";
+import { writeSuperviseControl } from "./write-supervise-control.js";
 import { removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
 
@@ -212,6 +216,77 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
     });
   });
 
+  it("reads each state as `sv status` prints it, without starting sv", { timeout: 60_000 }, async () => {
+    const scan = join(home, ".local/service");
+    const make = async (folder: string, run: string, more: { down?: boolean; log?: boolean } = {}) => {
+      await mkdir(join(folder, more.log ? "log" : ""), { recursive: true });
+      await writeFile(join(folder, "run"), `#!/bin/sh\n${run}\n`, { mode: 0o755 });
+      if (more.log) await writeFile(join(folder, "log/run"), "#!/bin/sh\nexec cat > /dev/null\n", { mode: 0o755 });
+      if (more.down) await writeFile(join(folder, "down"), "");
+    };
+    const up = join(scan, "eq-up");
+    const downFile = join(scan, "eq-downfile");
+    const stubborn = join(scan, "eq-stubborn");
+    const paused = join(scan, "eq-paused");
+    const unsupervised = join(home, "eq-unsupervised");
+    const noRunsv = join(home, "eq-norunsv");
+    const missingDir = join(home, "eq-missing");
+    await make(up, "exec sleep 1000", { log: true });
+    await make(downFile, "exec sleep 1000", { down: true });
+    // TERM stays ignored across exec: after `sv down` it keeps running, wanted down, TERM sent.
+    await make(stubborn, "trap '' TERM; exec sleep 1000");
+    await make(paused, "exec sleep 1000");
+    await make(unsupervised, "exec sleep 1000");
+    await make(noRunsv, "exec sleep 1000");
+    await mkdir(join(noRunsv, "supervise"));
+    spawnSync("mkfifo", [join(noRunsv, "supervise/ok")]);
+    const sv = (...args: string[]) => new ProcessRunner().run({ argv: ["sv", ...args], okCodes: "any" });
+    const svLines = async (dirs: string[]) => (await sv("status", ...dirs)).stdout.trim().split("\n");
+    await until("runsvdir to supervise them", async () => (await svLines([up, stubborn, paused])).every((line) => line.startsWith("run: ")) && (await svLines([downFile]))[0]!.startsWith("down: "));
+    await until("the log service", async () => (await svLines([up]))[0]!.includes("; run: log: "));
+    await sv("down", stubborn);
+    await sv("pause", paused);
+    const dirs = [up, downFile, stubborn, paused, unsupervised, noRunsv, missingDir];
+    const seconds = /(\) |: )(\d+)s/g;
+    const before = dirs.map((d) => readSuperviseStatus(d, d));
+    const printed = await svLines(dirs);
+    const after = dirs.map((d) => readSuperviseStatus(d, d));
+    expect(printed).toHaveLength(dirs.length);
+    dirs.forEach((d, i) => {
+      // The same line, but for the seconds, which sv read between the two readings.
+      const asSv = printed[i]!;
+      expect(before[i]!.line.replace(seconds, "$1Ns"), d).toBe(asSv.replace(seconds, "$1Ns"));
+      const secs = (line: string) => [...line.matchAll(seconds)].map((m) => Number(m[2]));
+      secs(asSv).forEach((n, j) => {
+        expect(n).toBeGreaterThanOrEqual(secs(before[i]!.line)[j]!);
+        expect(n).toBeLessThanOrEqual(secs(after[i]!.line)[j]!);
+      });
+      expect(before[i]).toEqual(parseSvStatusLine(before[i]!.line, d));
+    });
+    expect(printed.slice(2, 6).map((line) => line.replace(seconds, "$1Ns"))).toEqual([
+      expect.stringMatching(new RegExp(`^run: ${stubborn}: \\(pid \\d+\\) Ns, want down, got TERM$`)),
+      expect.stringMatching(new RegExp(`^run: ${paused}: \\(pid \\d+\\) Ns, paused$`)),
+      `warning: ${unsupervised}: unable to open supervise/ok: file does not exist`,
+      `fail: ${noRunsv}: runsv not running`,
+    ]);
+    expect(printed[6]).toBe(`fail: ${missingDir}: unable to change to service directory: file does not exist`);
+    expect(printed[1]!.replace(seconds, "$1Ns")).toBe(`down: ${downFile}: Ns`);
+    // readSvStatus reads them so on this machine's files: no process.
+    const noProcess = { ...ctx, run: { run: () => Promise.reject(new Error("no process should start")) } };
+    const read = await readSvStatus(dirs, noProcess);
+    expect(dirs.map((d) => read.get(d)?.line.replace(seconds, "$1Ns"))).toEqual(printed.map((line) => line.replace(seconds, "$1Ns")));
+    // Commands that only write a letter to supervise/control: sv's failures, word for word, and the effect.
+    for (const d of [unsupervised, noRunsv, missingDir]) expect(writeSuperviseControl(d, d, "u"), d).toBe((await sv("up", d)).stdout.trim());
+    expect(writeSuperviseControl(downFile, downFile, "u")).toBeUndefined();
+    await until("the `up` written to start it", async () => readSuperviseStatus(downFile, downFile)?.service?.state === "run");
+    const failures = await svBatch(noProcess, ["cont"], [{ key: "service:paused", dir: paused }, { key: "service:gone", dir: noRunsv }]);
+    expect([...failures.keys()]).toEqual(["service:gone"]);
+    expect((failures.get("service:gone") as Error).message).toContain(`fail: ${noRunsv}: runsv not running`);
+    expect(readSuperviseStatus(paused, paused)?.service?.flags).not.toContain("paused");
+    await sv("down", downFile);
+    await sv("kill", stubborn);
+  });
+
   it("removal brings it down", { timeout: 60_000 }, async () => {
     const resource = service("gone", { exec: "/bin/sleep 1000", restart: "always" });
     await add(resource);
@@ -258,6 +333,7 @@ function homeAndEtc(home: string, root: string): HostFileWriter {
   const elsewhere = new LocalHostFiles(root, { kind: "system" });
   const pick = (path: string) => (path.startsWith(home) ? real : elsewhere);
   return {
+    local: true,
     real: (path) => pick(path).real(path),
     exists: (path) => pick(path).exists(path),
     isDirectory: (path) => pick(path).isDirectory(path),

@@ -7,8 +7,9 @@ import { servicesOf } from "./services-of.js";
 import { scopeRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
 
 /**
- * Observes services with one batched `sv status` over their full directory paths, plus reads of
- * links and `down` files. `sv status` rather than runsv's `supervise/stat` files: sv tells whether
+ * Observes services with one batched `sv status` over their full directory paths (on this
+ * machine, what sv reads, read without starting it: readSvStatus), plus reads of links and
+ * `down` files. sv's reading rather than runsv's `supervise/stat` files alone: it tells whether
  * runsv is alive (it opens `supervise/ok`), while the files outlive a runsv that died. Under
  * `--root` nothing runs, so the state is unobservable there.
  *

@@ -1,15 +1,24 @@
 import type { ReadContext } from "@tend/core/contract";
 import { parseSvStatus, type SvStatus } from "./parse-sv-status.js";
+import { readSuperviseStatus } from "./read-supervise-status.js";
 import { SV_ANSWERED, SV_BATCH } from "./sv-limits.js";
 
 /**
  * One `sv status` (or `sv -w SECONDS check`) for many service directories. sv's exit code is the
  * number of directories it could not read, so that is not an error here: those come back with
- * `error` set, and a directory sv did not mention is missing from the map.
+ * `error` set, and a directory sv did not mention is missing from the map. On this machine's own
+ * files, `status` reads what sv would read, without starting it (readSuperviseStatus).
  */
 export async function readSvStatus(dirs: string[], ctx: ReadContext, command: "status" | "check" = "status"): Promise<Map<string, SvStatus>> {
   const result = new Map<string, SvStatus>();
   const unique = [...new Set(dirs)];
+  if (command === "status" && ctx.files.local) {
+    for (const dir of unique) {
+      const status = readSuperviseStatus(dir, ctx.files.real(dir));
+      if (status) result.set(dir, status);
+    }
+    return result;
+  }
   for (let i = 0; i < unique.length; i += SV_BATCH) {
     const batch = unique.slice(i, i + SV_BATCH);
     const argv = command === "check" ? ["sv", "-w", "1", "check", ...batch] : ["sv", "status", ...batch];

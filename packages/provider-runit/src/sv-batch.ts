@@ -1,5 +1,6 @@
 import { errors, TendError, type ApplyContext, type CommandResult } from "@tend/core/contract";
-import { parseSvStatus, type SvStatus } from "./parse-sv-status.js";
+import { parseSvStatus, parseSvStatusLine, type SvStatus } from "./parse-sv-status.js";
+import { controlLetter, writeSuperviseControl } from "./write-supervise-control.js";
 import { SV_ANSWERED, SV_BATCH } from "./sv-limits.js";
 
 /** One service directory a batched sv command acts on, and the resource it belongs to. */
@@ -26,10 +27,22 @@ const FAILED = (status: SvStatus) => status.checked === false || (status.error !
  * pins each failure on its resource: sv exits with the number of directories it failed on and
  * prints a line naming each, so a directory whose line is a failure failed and the others did
  * not. When sv fails without naming a directory, or does not run at all, each directory of the
- * chunk is tried alone. Resolves with the failures by resource key.
+ * chunk is tried alone. Resolves with the failures by resource key. On this machine's own files,
+ * a command that only writes its letter to `supervise/control` (`up`, `term`, `hup`…) is written
+ * there as sv writes it, without starting sv (writeSuperviseControl).
  */
 export async function svBatch(ctx: ApplyContext, args: string[], targets: SvTarget[], options: SvBatchOptions = {}): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
+  const letter = controlLetter(args);
+  if (letter && ctx.files.local) {
+    // On this machine's files, a command that only writes its letter is done as sv does it.
+    for (const target of targets) {
+      const line = writeSuperviseControl(target.dir, ctx.files.real(target.dir), letter);
+      const status = line === undefined ? undefined : parseSvStatusLine(line, target.dir);
+      if (line !== undefined && (status === undefined || (options.failed ?? FAILED)(status))) failures.set(target.key, errors.commandFailed(["sv", ...args, target.dir], 1, line));
+    }
+    return failures;
+  }
   for (let at = 0; at < targets.length; at += SV_BATCH) {
     const chunk = targets.slice(at, at + SV_BATCH);
     const argv = ["sv", ...args, ...chunk.map((t) => t.dir)];
