@@ -145,8 +145,10 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
   });
 
   it("reload delivers reloadSignal without a restart", { timeout: 60_000 }, async () => {
-    const resource = service("reloads", { exec: `trap "echo reloaded" HUP; while :; do sleep 0.2; done`, restart: "always", reloadSignal: "HUP" });
+    const resource = service("reloads", { exec: `trap "echo reloaded" HUP; echo ready; while :; do sleep 0.2; done`, restart: "always", reloadSignal: "HUP" });
     await add(resource);
+    // A HUP before the program has set its trap would end it: the program's race, not the reload's.
+    await until("the program to set its trap", async () => (await readLogs(resource, ctx)).some((line) => line.endsWith(" ready")));
     const before = (await probeServices([resource], ctx)).get("service:reloads");
     await applyChange(change("change", resource, ["reload"]), ctx);
     await until("the program to log its reload", async () => (await readLogs(resource, ctx)).some((line) => line.endsWith(" reloaded")));
@@ -282,7 +284,8 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
     const failures = await svBatch(noProcess, ["cont"], [{ key: "service:paused", dir: paused }, { key: "service:gone", dir: noRunsv }]);
     expect([...failures.keys()]).toEqual(["service:gone"]);
     expect((failures.get("service:gone") as Error).message).toContain(`fail: ${noRunsv}: runsv not running`);
-    expect(readSuperviseStatus(paused, paused)?.service?.flags).not.toContain("paused");
+    // runsv acts on a letter when it next reads its FIFO, as after sv's own write.
+    await until("runsv to act on the cont", async () => readSuperviseStatus(paused, paused)?.service?.flags.includes("paused") === false);
     await sv("down", downFile);
     await sv("kill", stubborn);
   });
