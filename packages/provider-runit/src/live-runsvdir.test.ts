@@ -248,6 +248,11 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
     await until("the log service", async () => (await svLines([up]))[0]!.includes("; run: log: "));
     await sv("down", stubborn);
     await sv("pause", paused);
+    // runsv acts on a letter when it next reads its FIFO.
+    await until("runsv to act on down and pause", async () => {
+      const [s, p] = await svLines([stubborn, paused]);
+      return s!.endsWith(", want down, got TERM") && p!.endsWith(", paused");
+    });
     const dirs = [up, downFile, stubborn, paused, unsupervised, noRunsv, missingDir];
     const seconds = /(\) |: )(\d+)s/g;
     const before = dirs.map((d) => readSuperviseStatus(d, d));
