@@ -37,24 +37,22 @@ export function readSuperviseStatus(dir: string, real: string, nowSeconds = Math
   const tnow = TAI_EPOCH + BigInt(nowSeconds);
   const unreachable = notADirectory(real, dir);
   if (unreachable) return parseSvStatusLine(unreachable, dir);
-  let line: string;
   const service = statusOf(real, dir);
   if (typeof service === "string") return parseSvStatusLine(service, dir);
-  const printed = printStatus(service, real, dir, tnow);
-  if (printed === undefined) return undefined;
-  line = printed;
+  let line = printStatus(service, real, dir, tnow);
+  if (line === undefined) return undefined;
+  // sv changes to `log/`: a missing one says nothing, any other failure a warning.
   const log = `${real}/log`;
   let logIsDir = false;
   try {
     logIsDir = statSync(log).isDirectory();
-    if (!logIsDir) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+    if (!logIsDir) line += `; warning: ${dir}/log: unable to change directory: not a directory`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") line += `; warning: ${dir}/log: unable to change directory: ${errorText(error)}`;
   }
   if (logIsDir) {
     const logStatus = statusOf(log, `${dir}/log`);
-    if (typeof logStatus === "string") line += `; ${logStatus}`;
-    else line += `; ${printStatus(logStatus, log, "log", tnow) ?? ""}`;
+    line += `; ${typeof logStatus === "string" ? logStatus : (printStatus(logStatus, log, "log", tnow) ?? "")}`;
   }
   return parseSvStatusLine(line, dir);
 }
@@ -69,16 +67,25 @@ export function notADirectory(real: string, dir: string): string | undefined {
   }
 }
 
-/** sv's svstatus_get: the 20 status bytes, or the line sv prints instead. */
-export function statusOf(real: string, name: string): Buffer | string {
-  let fd: number;
+/**
+ * sv's open_write of a FIFO runsv reads (`ok`, `control`), without blocking: the descriptor, or
+ * the line sv prints when it cannot (ENXIO: no runsv reads it).
+ */
+export function openRunsvFifo(real: string, fifo: "ok" | "control", name: string): number | string {
   try {
-    fd = openSync(`${real}/supervise/ok`, constants.O_WRONLY | constants.O_NONBLOCK);
+    return openSync(`${real}/supervise/${fifo}`, constants.O_WRONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENXIO") return `fail: ${name}: runsv not running`;
-    return `warning: ${name}: unable to open supervise/ok: ${errorText(error)}`;
+    return `warning: ${name}: unable to open supervise/${fifo}: ${errorText(error)}`;
   }
-  closeSync(fd);
+}
+
+/** sv's svstatus_get: the 20 status bytes, or the line sv prints instead. */
+export function statusOf(real: string, name: string): Buffer | string {
+  const ok = openRunsvFifo(real, "ok", name);
+  if (typeof ok === "string") return ok;
+  closeSync(ok);
+  let fd: number;
   try {
     fd = openSync(`${real}/supervise/status`, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {

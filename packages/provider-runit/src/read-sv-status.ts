@@ -13,8 +13,10 @@ export async function readSvStatus(dirs: string[], ctx: ReadContext, command: "s
   const result = new Map<string, SvStatus>();
   const unique = [...new Set(dirs)];
   if (command === "status" && ctx.files.local) {
+    // One clock for the batch, as sv reads it once.
+    const now = Math.floor(Date.now() / 1000);
     for (const dir of unique) {
-      const status = readSuperviseStatus(dir, ctx.files.real(dir));
+      const status = readSuperviseStatus(dir, ctx.files.real(dir), now);
       if (status) result.set(dir, status);
     }
     return result;

@@ -1,5 +1,5 @@
-import { closeSync, constants, openSync, writeSync } from "node:fs";
-import { errorText, notADirectory, statusOf } from "./read-supervise-status.js";
+import { closeSync, writeSync } from "node:fs";
+import { errorText, notADirectory, openRunsvFifo, statusOf } from "./read-supervise-status.js";
 
 /** The sv commands that only write their letter to runsv's `supervise/control`, never waiting (`sv stop` waits: not one). */
 const LETTERS: Record<string, string> = { up: "u", down: "d", once: "o", pause: "p", cont: "c", hup: "h", alarm: "a", interrupt: "i", quit: "q", "1": "1", "2": "2", term: "t", kill: "k" };
@@ -22,13 +22,8 @@ export function writeSuperviseControl(dir: string, real: string, letter: string)
   const status = statusOf(real, dir);
   if (typeof status === "string") return status;
   if (String.fromCharCode(status[17]!) === letter && (letter !== "d" || status[18] === 1)) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(`${real}/supervise/control`, constants.O_WRONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENXIO") return `fail: ${dir}: runsv not running`;
-    return `warning: ${dir}: unable to open supervise/control: ${errorText(error)}`;
-  }
+  const fd = openRunsvFifo(real, "control", dir);
+  if (typeof fd === "string") return fd;
   try {
     if (writeSync(fd, letter) !== 1) return `warning: ${dir}: unable to write to supervise/control`;
   } catch (error) {
