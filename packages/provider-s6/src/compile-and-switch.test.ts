@@ -6,6 +6,7 @@ import { errors, ServiceSchema, TendError, type ResourceChange, type Operation }
 import { RecordingRunner, applyContext } from "@tend/testkit";
 import { compileAndSwitch } from "./compile-and-switch.js";
 import { renderLongrun } from "./render-longrun.js";
+import { HARD_STACK_LIMIT_SCRIPT } from "./with-hard-stack-limit.js";
 
 function change(name: string, action: ResourceChange["action"], ops: Operation[], filesChanged = true): ResourceChange {
   return { key: `service:${name}`, action, resource: ServiceSchema.parse({ type: "service", name, exec: `/usr/bin/${name}` }), ops, filesChanged, reasons: [] };
@@ -117,21 +118,53 @@ describe("compileAndSwitch", () => {
     expect(runner.lines).toHaveLength(1);
   });
 
-  it("says how to give s6-rc-compile a bigger stack when it dies of SIGSEGV (it does at ~10,000 services under 8 MB)", async () => {
-    const runner = new RecordingRunner().on("s6-rc-compile", (command) => {
+  describe("s6-rc-compile overflowing its stack (it does at ~10,000 services under 8 MB)", () => {
+    const segfault = (command: { argv: string[] }) => {
       throw errors.commandFailed(command.argv, undefined, "killed by SIGSEGV");
+    };
+
+    it("compiles again with the stack's soft limit raised to the hard one, and goes on", async () => {
+      const runner = new RecordingRunner().on("s6-rc-compile", segfault).on("sh", (command) => {
+        mkdirSync(command.argv[4]!);
+        return {};
+      });
+      const ctx = await applyContext({ init: "s6", runner });
+      await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx);
+      const compile = `s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g1-a ${ctx.rootDir}/etc/s6/sv`;
+      expect(runner.lines).toEqual([compile, `sh -c ${HARD_STACK_LIMIT_SCRIPT} ${compile}`, "s6-rc-update -b -l /run/s6-rc /etc/s6/db/tend-g1-a"]);
+      expect(await readlink(join(ctx.rootDir, "etc/s6/db/current"))).toBe("tend-g1-a");
     });
-    const ctx = await applyContext({ init: "s6", runner });
-    const failure = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx).catch((error: unknown) => error);
-    expect(TendError.isInstance(failure)).toBe(true);
-    expect((failure as TendError).message).toBe(`\`s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g1-a ${ctx.rootDir}/etc/s6/sv\` did not finish: killed by SIGSEGV`);
-    expect((failure as TendError).hint).toMatch(/ulimit -s unlimited/);
-    // any other failure is left as it is
-    const other = new RecordingRunner().on("s6-rc-compile", (command) => {
-      throw errors.commandFailed(command.argv, undefined, "killed by SIGKILL");
+
+    it("says how to give it a bigger hard limit when it dies of SIGSEGV at that one too; the failure names s6-rc-compile", async () => {
+      const runner = new RecordingRunner().on("s6-rc-compile", segfault).on("sh", segfault);
+      const ctx = await applyContext({ init: "s6", runner });
+      const failure = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx).catch((error: unknown) => error);
+      expect(TendError.isInstance(failure)).toBe(true);
+      expect((failure as TendError).message).toBe(`\`s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g1-a ${ctx.rootDir}/etc/s6/sv\` did not finish: killed by SIGSEGV`);
+      expect((failure as TendError).hint).toMatch(/ulimit -H -s unlimited/);
+      expect(runner.lines).toHaveLength(2);
+      await expect(readlink(join(ctx.rootDir, "etc/s6/db/current"))).rejects.toThrow(/ENOENT/);
     });
-    const failed = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, await applyContext({ init: "s6", runner: other })).catch((error: unknown) => error);
-    expect((failed as TendError).hint).toBeUndefined();
+
+    it("leaves the second run's other failures as they are, under s6-rc-compile's name", async () => {
+      const runner = new RecordingRunner().on("s6-rc-compile", segfault).on("sh", { exitCode: 1, stderr: "s6-rc-compile: fatal: unable to mkdir db: File exists\n" });
+      const ctx = await applyContext({ init: "s6", runner });
+      const failure = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, ctx).catch((error: unknown) => error);
+      expect((failure as TendError).message).toBe(
+        `\`s6-rc-compile ${ctx.rootDir}/etc/s6/db/tend-g1-a ${ctx.rootDir}/etc/s6/sv\` exited 1: s6-rc-compile: fatal: unable to mkdir db: File exists`,
+      );
+      expect((failure as TendError).hint).toBeUndefined();
+    });
+
+    it("does not run it again for any other failure", async () => {
+      const runner = new RecordingRunner().on("s6-rc-compile", (command) => {
+        throw errors.commandFailed(command.argv, undefined, "killed by SIGKILL");
+      });
+      const failed = await compileAndSwitch([change("web", "add", ["enable", "start"])], webFiles, await applyContext({ init: "s6", runner })).catch((error: unknown) => error);
+      expect((failed as TendError).message).toMatch(/did not finish: killed by SIGKILL$/);
+      expect((failed as TendError).hint).toBeUndefined();
+      expect(runner.lines).toHaveLength(1);
+    });
   });
 
   describe("the note of what a database was compiled from", () => {

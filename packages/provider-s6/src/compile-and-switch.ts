@@ -6,6 +6,7 @@ import { ensureBundle } from "./ensure-bundle.js";
 import { parseNameList } from "./name-list.js";
 import { listLiveServicesCommand } from "./s6-rc-commands.js";
 import { lastGeneration, recordUpdate } from "./s6-rc-state.js";
+import { withHardStackLimit } from "./with-hard-stack-limit.js";
 import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, serviceName } from "./s6-layout.js";
 
 /**
@@ -65,20 +66,36 @@ export async function compileAndSwitch(changes: ResourceChange[], paths: string[
 
 /**
  * `s6-rc-compile DATABASE /etc/s6/sv`. It keeps data for every service definition on its stack:
- * at ~10,000 definitions the default 8 MB stack overflows and it dies of SIGSEGV (s6-rc 0.6.1,
- * measured); the failure then says how to give it more.
+ * at ~10,000 definitions the default 8 MB stack overflows and it dies of SIGSEGV, before it
+ * makes the database (s6-rc 0.5.4 and 0.6.1, measured; 16 MB is enough for 10,000). It is then
+ * run once more with its stack's soft limit raised to the hard one, which is unlimited on most
+ * hosts. Only when that dies too does the failure say how to give it more.
  */
 async function compile(database: string, ctx: ApplyContext): Promise<void> {
+  const argv = ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)];
   try {
-    await ctx.run.run({ argv: ["s6-rc-compile", ctx.files.real(database), ctx.files.real(SOURCE_DIR)], timeoutMs: 120_000 });
+    await ctx.run.run({ argv, timeoutMs: 120_000 });
+    return;
   } catch (error) {
-    if (!TendError.isInstance(error) || !/killed by SIGSEGV/.test(error.message)) throw error;
-    throw new TendError(error.code, error.message, {
-      ...error.location,
-      cause: error,
-      hint: `s6-rc-compile overflows its stack compiling thousands of services; run tend with a bigger one (\`ulimit -s unlimited\`, which s6-rc-compile inherits)`,
-    });
+    if (!diedOfSegfault(error)) throw error;
   }
+  ctx.log(`s6-rc: s6-rc-compile overflowed its stack; compiling again with the stack's soft limit raised to its hard one`);
+  const wrapped = withHardStackLimit(argv);
+  try {
+    await ctx.run.run({ argv: wrapped, timeoutMs: 120_000 });
+  } catch (error) {
+    if (!TendError.isInstance(error)) throw error;
+    // The failure names s6-rc-compile, as the first run's would, not the shell that raised its limit.
+    const message = error.message.replace(`\`${wrapped.join(" ")}\``, `\`${argv.join(" ")}\``);
+    const hint = diedOfSegfault(error)
+      ? `s6-rc-compile overflows its stack compiling thousands of services, even at the hard limit tend raised it to; run tend with a bigger hard limit (\`ulimit -H -s unlimited\` as root), which s6-rc-compile inherits`
+      : error.hint;
+    throw new TendError(error.code, message, { ...error.location, cause: error, ...(hint ? { hint } : {}) });
+  }
+}
+
+function diedOfSegfault(error: unknown): boolean {
+  return TendError.isInstance(error) && /did not finish: killed by SIGSEGV/.test(error.message);
 }
 
 /** Whether the database boot uses is one tend compiled from sources other than those on disk now. */
