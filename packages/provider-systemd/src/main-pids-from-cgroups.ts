@@ -1,4 +1,5 @@
 import type { ReadContext } from "@tend/core/contract";
+import { readControlGroups, type GroupProcess } from "./read-control-groups.js";
 
 /** In a unit list for mainPidsFromCgroups: every tend service's group, found by the shell (a short argv for thousands). */
 export const TEND_SERVICES = "tend-*.service";
@@ -48,17 +49,18 @@ done`;
  * more than one (a reload or ExecStartPost still running, a process left by KillMode=process, a
  * forking daemon's guessed pid) is not in the answer: ask systemctl. A group also holds what a
  * unit that is not running left behind, so a pid is the main pid only of a unit that runs.
- * System scope only (a user manager is not PID 1).
+ * System scope only (a user manager is not PID 1). The shell runs on a fleet host; on the host
+ * tend runs on (HostFiles.local) the same files are read directly (readControlGroups).
  */
 export async function mainPidsFromCgroups(units: string[], ctx: ReadContext): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (ctx.scope.kind !== "system" || units.length === 0) return found;
-  const result = await ctx.run.run({ argv: ["/bin/sh", "-c", SCRIPT, "sh", ...units], okCodes: "any" });
-  if (result.exitCode !== 0) return found;
+  // This machine's own groups are read directly: a process, and the shell's byte-by-byte reads, cost more.
+  const processes = ctx.files.local === true ? await readControlGroups(units, TEND_SERVICES, ctx.files) : await readByShell(units, ctx);
+  if (processes === undefined) return found;
   const children = new Map<string, number[]>();
-  for (const line of result.stdout.split("\n")) {
-    const [unit, pid, ppid] = line.split(" ");
-    if (!unit || ppid !== "1" || !/^[1-9]\d*$/.test(pid ?? "")) continue;
+  for (const { unit, pid, ppid } of processes) {
+    if (!unit || ppid !== "1" || !/^[1-9]\d*$/.test(pid)) continue;
     children.set(unit, [...(children.get(unit) ?? []), Number(pid)]);
   }
   const asked = new Set(units);
@@ -68,4 +70,14 @@ export async function mainPidsFromCgroups(units: string[], ctx: ReadContext): Pr
     if (wanted && pids.length === 1) found.set(unit, pids[0]!);
   }
   return found;
+}
+
+/** The shell's lines as processes; undefined when it failed. */
+async function readByShell(units: string[], ctx: ReadContext): Promise<GroupProcess[] | undefined> {
+  const result = await ctx.run.run({ argv: ["/bin/sh", "-c", SCRIPT, "sh", ...units], okCodes: "any" });
+  if (result.exitCode !== 0) return undefined;
+  return result.stdout.split("\n").map((line) => {
+    const [unit = "", pid = "", ppid = ""] = line.split(" ");
+    return { unit, pid, ppid };
+  });
 }
