@@ -166,13 +166,18 @@ describe("services and timers on a booted systemd", () => {
     // The host's services (ssh, cron, journald…) and tend's: one shell for all, each answer checked.
     const units = (await host.mustSh("systemctl list-units --type=service --state=running --no-legend --plain | cut -d' ' -f1")).trim().split("\n");
     expect(units).toContain("tend-web.service");
-    const ctx = { scope: { kind: "system" }, run: { run: async (command: { argv: string[] }) => host.exec(command.argv) } } as unknown as ReadContext;
+    const ctx = { scope: { kind: "system" }, run: { run: async (command: { argv: string[] }) => host.exec(command.argv) }, files: {} } as unknown as ReadContext;
     const pids = await mainPidsFromCgroups(units, ctx);
     expect(pids.get("tend-web.service")).toBe(Number(await mainPid("tend-web.service")));
     expect(pids.size).toBeGreaterThan(units.length / 2);
     for (const [unit, pid] of pids) expect(`${unit} ${pid}`).toBe(`${unit} ${await mainPid(unit)}`);
     // tend's services found by the shell (what a plan asks) answer the same
     expect(await mainPidsFromCgroups([TEND_SERVICES, ...units.filter((unit) => !unit.startsWith("tend-"))], ctx)).toEqual(pids);
+    // and so do the same files read directly, as on the host tend runs on (HostFiles.local), no process run
+    const refusing = { run: () => Promise.reject(new Error("no process when reading the host's own files")) };
+    const direct = { ...ctx, run: refusing, files: containerFiles(host) } as unknown as ReadContext;
+    expect(await mainPidsFromCgroups([TEND_SERVICES, ...units.filter((unit) => !unit.startsWith("tend-"))], direct)).toEqual(pids);
+    expect(await mainPidsFromCgroups(units, direct)).toEqual(pids);
   });
 
   it("passes values through escaped: the program sees exactly what the spec said", async () => {
@@ -799,3 +804,31 @@ systemd:
     expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter(Boolean)).toEqual(["lock", "state.json"]);
   });
 });
+
+/**
+ * The container's files as the host's own (HostFiles.local) for reading: each turn's reads in
+ * one `docker exec` (a process per file would take minutes for /proc).
+ */
+function containerFiles(host: TestHost) {
+  let pending: { path: string; resolve: (content: string | null) => void }[] = [];
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    const script = 'for f; do if c=$(base64 -w0 < "$f" 2>/dev/null); then echo "+$c"; else echo -; fi; done';
+    const lines = (await host.exec(["sh", "-c", script, "sh", ...batch.map((read) => read.path)])).stdout.split("\n");
+    batch.forEach((read, i) => read.resolve(lines[i]?.startsWith("+") ? Buffer.from(lines[i]!.slice(1), "base64").toString("utf8") : null));
+  };
+  return {
+    local: true,
+    readFile: (path: string) =>
+      new Promise<string | null>((resolve) => {
+        if (pending.length === 0) setImmediate(() => void flush());
+        pending.push({ path, resolve });
+      }),
+    isDirectory: async (path: string) => (await host.exec(["test", "-d", path])).exitCode === 0,
+    readDir: async (path: string) => {
+      const listed = await host.exec(["ls", "-A", path]);
+      return listed.exitCode === 0 ? listed.stdout.split("\n").filter(Boolean).sort() : null;
+    },
+  };
+}
