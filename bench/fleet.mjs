@@ -103,8 +103,14 @@ export async function fleet({ short = false } = {}) {
       return ["s=0", ...lines, ...lines.map((_, i) => `wait $p${i} || s=1`), "exit $s"].join("\n");
     };
     const specFile = spec(dir);
-    const reset = () =>
-      Promise.all(hosts.map((h) => h.mustSh("rm -f /etc/runit/runsvdir/default/tend-* /etc/service/tend-*; rm -rf /var/lib/tend /etc/bench; sleep 6; rm -rf /etc/sv/tend-* /var/log/tend-*")));
+    // Each service's runsv is told to exit (waiting for runsvdir to notice a removed link, ~5 s,
+    // and for the service's finish, raced a fixed sleep), then its folder goes once nothing writes to it.
+    const RESET = [
+      "rm -f /etc/runit/runsvdir/default/tend-* /etc/service/tend-*; rm -rf /var/lib/tend /etc/bench",
+      'for d in /etc/sv/tend-*; do [ -d "$d" ] && sv exit "$d" "$d/log"; done >/dev/null 2>&1',
+      "i=0; until rm -rf /etc/sv/tend-* /var/log/tend-* 2>/dev/null; do i=$((i + 1)); [ $i -lt 60 ] || exit 1; sleep 0.5; done",
+    ].join("\n");
+    const reset = () => Promise.all(hosts.map((h) => h.mustSh(RESET)));
     const rows = [];
     const plans = {};
     const floors = {};
