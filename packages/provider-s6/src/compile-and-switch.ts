@@ -6,8 +6,8 @@ import { ensureBundle } from "./ensure-bundle.js";
 import { parseNameList } from "./name-list.js";
 import { listLiveServicesCommand } from "./s6-rc-commands.js";
 import { lastGeneration, recordUpdate } from "./s6-rc-state.js";
-import { withHardStackLimit } from "./with-hard-stack-limit.js";
 import { CURRENT_DATABASE, DATABASE_DIR, LIVE_DIR, SOURCE_DIR, databasePath, serviceName } from "./s6-layout.js";
+import { withHardStackLimit } from "./with-hard-stack-limit.js";
 
 /**
  * The seed's apply for s6, once per apply after every file is written: compile `/etc/s6/sv` into
