@@ -727,31 +727,28 @@ systemd:
       await host.exec(["rm", "-f", "/usr/local/bin/systemctl"]);
     });
 
-    it("applies 12 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one query per observation, a probe of one list-units, main pids from the control groups", async () => {
+    it("applies 12 and 60 new services with the same systemctl runs: one daemon-reload, one enable --now, one list-units per observation, a probe of one list-units, main pids from the control groups", async () => {
       const removal = ["disable --now -- …", "daemon-reload", "reset-failed -- …"];
       // A few units: each probe reading is one show (cheaper than a list and a shell for so few).
+      // The units' file states are read from the tree (readUnitFileStates): list-units alone asks the manager.
       expect(await runsOf(many(3))).toEqual([
-        "list-unit-files --output=json -- …",
         "list-units --all --output=json -- …",
         "daemon-reload",
         "enable --now -- …",
         "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
         "show -p Id,LoadState,ActiveState,SubState,InvocationID,NRestarts,MainPID,Result -- …",
-        "list-unit-files --output=json -- …", // the state the spec asked for: no main pids, only a plan uses them
-        "list-units --all --output=json -- …",
+        "list-units --all --output=json -- …", // the state the spec asked for: no main pids, only a plan uses them
       ]);
       expect(await runsOf([])).toEqual(removal);
       const twelve = await runsOf(many(12));
       expect(await runsOf([])).toEqual(removal);
       const sixty = await runsOf(many(60));
       expect(twelve).toEqual([
-        "list-unit-files --output=json -- …",
         "list-units --all --output=json -- …",
         "daemon-reload",
         "enable --now -- …",
         // the probe's two readings, each one list-units (the main pids from the control groups, no
-        // show), then the state the spec asked for: adjacent queries, put in order
-        "list-unit-files --output=json -- …",
+        // show), then the state the spec asked for
         "list-units --all --output=json -- …",
         "list-units --all --output=json -- …",
         "list-units --all --output=json -- …",
@@ -759,10 +756,39 @@ systemd:
       expect(sixty).toEqual(twelve);
       for (let i = 0; i < 60; i += 1) expect((await livePids(host, `b${i}`)).length).toBe(1);
       // A plan's main pids come from the services' control groups (one shell, no systemctl show).
-      expect(await runsOf(many(60))).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
+      expect(await runsOf(many(60))).toEqual(["list-units --all --output=json -- …"]);
       expect(await runsOf([])).toEqual(removal);
       for (let i = 0; i < 60; i += 1) expect(await livePids(host, `b${i}`)).toEqual([]);
     }, 240_000);
+
+    it("reads tend's unit file states from the tree as list-unit-files gives them, and asks it when a runtime link or mask could change them", async () => {
+      /** tend's observation of each unit's file state (its systemctl runs logged), and systemd's own answer. */
+      const states = async () => {
+        await host.mustSh(`: > ${LOG}`);
+        const observed = JSON.parse(await host.expectTend(["observe", "-f", BATCH_SPEC, "--json"])).result.resources as { key: string; unitFileState?: string }[];
+        const runs = (await host.readFile(LOG)).split("\n").filter(Boolean).map((line) => line.replace(/ -- .*/, " -- …"));
+        const truth = JSON.parse(await host.mustSh("/usr/bin/systemctl list-unit-files --output=json -- 'tend-b*'")) as { unit_file: string; state: string }[];
+        const tend = Object.fromEntries(observed.map((o) => [`tend-${o.key.slice("service:".length)}.service`, o.unitFileState]));
+        return { tend, systemd: Object.fromEntries(truth.map((u) => [u.unit_file, u.state])), runs };
+      };
+      await applySpec(host, BATCH_SPEC, many(4));
+      await host.mustSh("systemctl disable tend-b1.service");
+      await host.mustSh("mkdir -p /etc/systemd/system/graphical.target.wants && ln -s /etc/systemd/system/tend-b2.service /etc/systemd/system/graphical.target.wants/tend-b2.service");
+      // a static unit: its [Install] section gone by hand (after its links)
+      await host.mustSh("systemctl disable tend-b3.service && cp /etc/systemd/system/tend-b3.service /var/tmp/b3 && sed -i '/^\\[Install\\]/,$d' /etc/systemd/system/tend-b3.service");
+      const plain = await states();
+      expect(plain.tend).toEqual({ "tend-b0.service": "enabled", "tend-b1.service": "disabled", "tend-b2.service": "enabled", "tend-b3.service": "static" });
+      expect(plain.tend).toEqual(plain.systemd);
+      // read from the tree: the manager was asked only what runs
+      expect(plain.runs).toEqual(["list-units --all --output=json -- …"]);
+      await host.mustSh("systemctl enable --runtime tend-b1.service && systemctl mask --runtime tend-b0.service");
+      const runtime = await states();
+      expect(runtime.tend).toMatchObject({ "tend-b1.service": "enabled-runtime" });
+      expect(runtime.tend).toEqual(runtime.systemd);
+      expect([...runtime.runs].sort()).toEqual(["list-unit-files --output=json -- …", "list-units --all --output=json -- …"]);
+      await host.mustSh("systemctl unmask --runtime tend-b0.service && systemctl disable --runtime tend-b1.service && rm /etc/systemd/system/graphical.target.wants/tend-b2.service && mv /var/tmp/b3 /etc/systemd/system/tend-b3.service");
+      await applySpec(host, BATCH_SPEC, []);
+    }, 120_000);
   });
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/systemd/system/tend-olddef.service", async () => expect(await host.mustSh("systemctl show -p NeedDaemonReload --value tend-olddef.service")).toBe("no\n")), 120_000);

@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { LocalHostFiles } from "@tend/core/runtime";
 import { service, ServiceSchema, timer, TimerSchema, type Command, type Resource } from "@tend/core";
 import { readContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
+import { asLocalFiles } from "./__testing__/as-local-files.js";
 import { observeUnits } from "./observe-units.js";
 import { processUid } from "./process-uid.js";
 import { refusedOperations } from "./refused-operations.js";
@@ -146,6 +149,63 @@ describe("observeUnits on a live system manager", () => {
     const observed = await observeUnits([svc("getty@tty1")], await readContext({ init: "systemd", runner }));
     expect(runner.lines[3]).toBe("systemctl show -p Id,LoadState,ActiveState,UnitFileState,CanReload,RefuseManualStart,RefuseManualStop -- getty@tty1.service");
     expect(observed.get("service:getty@tty1")).toMatchObject({ exists: true, state: "running", enabled: true, unitFileState: "enabled" });
+  });
+});
+
+describe("observeUnits on the host tend runs on (HostFiles.local)", () => {
+  const WANTED = "[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n";
+  const resources = [svc("web", { exec: "/bin/sleep infinity" }), svc("disabled", { exec: "/bin/sleep infinity" }), svc("new", { exec: "/bin/sleep infinity" })];
+
+  /** A host whose own files are a temp root holding these files and links. */
+  async function localHost(tree: Record<string, string | { link: string }>) {
+    const runner = capturedHost();
+    const ctx = await readContext({ init: "systemd", runner });
+    for (const [path, content] of Object.entries(tree)) {
+      const real = join(ctx.rootDir, path);
+      mkdirSync(dirname(real), { recursive: true });
+      if (typeof content === "string") writeFileSync(real, content);
+      else symlinkSync(content.link, real);
+    }
+    return { runner, ctx: { ...ctx, files: asLocalFiles(ctx.files as LocalHostFiles) } };
+  }
+
+  const plain = {
+    "etc/systemd/system/tend-web.service": WANTED,
+    "etc/systemd/system/multi-user.target.wants/tend-web.service": { link: "/etc/systemd/system/tend-web.service" },
+    "etc/systemd/system/tend-disabled.service": WANTED,
+    "run/systemd/transient/session-1.scope": "[Scope]\n",
+  };
+
+  it("reads tend's unit file states from the tree while list-units runs: no list-unit-files", async () => {
+    const { runner, ctx } = await localHost(plain);
+    const observed = await observeUnits(resources, ctx);
+    // (this root has no control groups: the running service's main pid comes from show)
+    expect(runner.lines).toEqual(["systemctl list-units --all --output=json -- tend-*", "systemctl show -p Id,MainPID -- tend-web.service"]);
+    const summary = Object.fromEntries([...observed].map(([key, o]) => [key, [o.exists, o.state, o.enabled, o.unitFileState, o.details?.preset]]));
+    expect(summary).toEqual({
+      "service:web": [true, "running", true, "enabled", "enabled"],
+      "service:disabled": [true, "stopped", false, "disabled", "enabled"],
+      "service:new": [false, "stopped", false, undefined, undefined],
+    });
+  });
+
+  it("leaves a tend unit the tree does not decide (masked) to list-unit-files by name", async () => {
+    const { runner, ctx } = await localHost({ ...plain, "etc/systemd/system/tend-masked.service": { link: "/dev/null" } });
+    await observeUnits(resources, ctx);
+    expect(runner.lines.slice(0, 2)).toEqual(["systemctl list-units --all --output=json -- tend-*", "systemctl list-unit-files --output=json -- tend-masked.service"]);
+  });
+
+  it("asks list-unit-files for every tend unit when a runtime link (enable --runtime) could change the answer", async () => {
+    const { runner, ctx } = await localHost({ ...plain, "run/systemd/system/multi-user.target.wants/tend-disabled.service": { link: "/etc/systemd/system/tend-disabled.service" } });
+    const observed = await observeUnits(resources, ctx);
+    expect(runner.lines.slice(0, 2)).toEqual(["systemctl list-units --all --output=json -- tend-*", "systemctl list-unit-files --output=json -- tend-*"]);
+    expect(observed.get("service:disabled")?.unitFileState).toBe("disabled"); // the captured host's answer, not the tree's
+  });
+
+  it("keeps asking the user manager in a user scope: the tree read is the system's", async () => {
+    const { runner, ctx } = await localHost(plain);
+    await observeUnits(resources, { ...ctx, scope: { kind: "user", user: "alice", uid: 1000, gid: 1000, home: "/home/alice" } });
+    expect(runner.lines.some((line) => line.includes("list-unit-files"))).toBe(true);
   });
 });
 

@@ -6,7 +6,7 @@ import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
 import { listLoadedUnits } from "./list-loaded-units.js";
 import type { LoadedUnit } from "./parse-list-units.js";
 import { parseShowOutput } from "./parse-show-output.js";
-import { readUnitFilesOffline } from "./read-unit-files-offline.js";
+import { readUnitFileStates } from "./read-unit-file-states.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from "./unit-name.js";
 import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
@@ -38,8 +38,9 @@ interface UnitReadings {
  * argv stays short for thousands of services. `show` runs only for distro units the lists
  * cannot answer for (see needsShow). `get-default` runs only when a display manager is declared.
  * NeedDaemonReload is not asked here: it matters only to units about to be (re)started, and
- * afterWrites asks for those. In an image root, tend's own units' states are read from the tree
- * instead (readUnitFilesOffline): `systemctl --root` costs N² there.
+ * afterWrites asks for those. In an image root and on the host tend runs on, tend's own system
+ * units' states are read from the tree instead (readUnitFileStates): systemd's answer costs N²
+ * there, and on the host tend runs on a process of its own.
  */
 export async function observeUnits(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
   const targets: Target[] = [];
@@ -122,9 +123,13 @@ async function readMainPids(targets: Target[], observations: Map<string, Observa
 async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadings> {
   const distroUnits = [...new Set(targets.filter((t) => isDistroUnit(t.resource)).map((t) => t.unit))];
   const patterns = ["tend-*", ...distroUnits];
-  // In an image root tend's own units are read from the tree (see readUnitFilesOffline); only
-  // what that leaves, and the distro's units, are systemctl's.
-  const fromTree = ctx.root ? await readUnitFilesOffline(ctx.files) : undefined;
+  // tend's own system units are read from the tree (see readUnitFileStates) in an image root and
+  // on the host tend runs on; only what that leaves, and the distro's units, are systemctl's.
+  const treeHere = !ctx.root && ctx.files.local === true && ctx.scope.kind === "system";
+  // There list-units runs while the tree is read.
+  const early = treeHere ? listLoadedUnits(patterns, ctx) : undefined;
+  early?.catch(() => undefined);
+  const fromTree = ctx.root || treeHere ? await readUnitFileStates(ctx.files) : undefined;
   // Offline no manager answers for an instance: its template's file says whether it exists.
   const templates = ctx.root ? distroUnits.flatMap((unit) => templateOf(unit) ?? []) : [];
   // Past a few hundred names left over, the pattern keeps the argv short (and costs what it did).
@@ -133,10 +138,7 @@ async function readUnits(targets: Target[], ctx: ReadContext): Promise<UnitReadi
   const checked = ctx.purpose === "check" && !fromTree ? [...new Set(targets.filter((t) => !isDistroUnit(t.resource)).map((t) => t.unit))] : undefined;
   const tendNames = fromTree && fromTree.unresolved.length <= UNITS_PER_COMMAND ? fromTree.unresolved : checked && checked.length <= UNITS_PER_COMMAND ? checked : ["tend-*"];
   const listed = [...new Set([...tendNames, ...distroUnits, ...templates])];
-  const [fileList, loaded] = await Promise.all([
-    listUnitFiles(listed, ctx),
-    ctx.root ? undefined : listLoadedUnits(patterns, ctx),
-  ]);
+  const [fileList, loaded] = await Promise.all([listUnitFiles(listed, ctx), early ?? (ctx.root ? undefined : listLoadedUnits(patterns, ctx))]);
   const files = new Map([...(fromTree?.files ?? []), ...fileList]);
   if (ctx.root) await readInstancesOffline(distroUnits, files, ctx);
   const showFor = ctx.root ? [] : [...new Set(targets.filter((t) => needsShow(t, files)).map((t) => t.unit))];

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { LocalHostFiles } from "@tend/core/runtime";
 import { describe, expect, it } from "vitest";
+import { asLocalFiles } from "./__testing__/as-local-files.js";
 import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
-import { readUnitFilesOffline } from "./read-unit-files-offline.js";
+import { readUnitFileStates } from "./read-unit-file-states.js";
 
 /** The oracle: the host's own `systemctl --root list-unit-files`. */
 function systemctlList(root: string, names: string[]): Map<string, UnitFile> {
@@ -57,19 +58,22 @@ const decided: Tree = {
   "usr/lib/systemd/system/multi-user.target.wants/getty.target": { link: "../getty.target" },
 };
 
+/** Both readings, by name (an image root, a fleet host) and as the host's own (folders listed with their entries' kinds), answer the same. */
 async function compare(tree: Tree) {
   const root = await makeRoot(tree);
-  const read = await readUnitFilesOffline(new LocalHostFiles(root, { kind: "system" }));
+  const files = new LocalHostFiles(root, { kind: "system" });
+  const read = await readUnitFileStates(files);
+  expect(await readUnitFileStates(asLocalFiles(files))).toEqual(read);
   const truth = systemctlList(root, ["tend-*"]);
   return { root, read, truth };
 }
 
 /** The reader's answer completed by systemctl for what it left: must be systemctl's whole answer. */
-function completed(root: string, read: NonNullable<Awaited<ReturnType<typeof readUnitFilesOffline>>>) {
+function completed(root: string, read: NonNullable<Awaited<ReturnType<typeof readUnitFileStates>>>) {
   return new Map([...read.files, ...systemctlList(root, read.unresolved)]);
 }
 
-describe("readUnitFilesOffline against systemctl --root list-unit-files", () => {
+describe("readUnitFileStates against systemctl --root list-unit-files", () => {
   it("decides enabled, disabled and static units, and their presets, as systemctl does", async () => {
     const { read, truth } = await compare(decided);
     expect(read).toBeDefined();
@@ -115,7 +119,11 @@ describe("readUnitFilesOffline against systemctl --root list-unit-files", () => 
   });
 
   it.each([
-    ["a runtime unit folder", { "run/systemd/system/other.service": WANTED }],
+    ["a runtime link to a tend unit (enable --runtime)", { "run/systemd/system/multi-user.target.wants/tend-disabled.service": { link: "/etc/systemd/system/tend-disabled.service" } }],
+    ["a runtime mask of a tend unit", { "run/systemd/system/tend-enabled.service": { link: "/dev/null" } }],
+    ["a generated tend unit", { "run/systemd/generator/tend-generated.service": "[Service]\nExecStart=/bin/true\n" }],
+    ["a transient tend unit", { "run/systemd/transient/tend-transient.service": "[Service]\nExecStart=/bin/true\n" }],
+    ["a runtime alias of a tend unit", { "run/systemd/system/other.service": { link: "/etc/systemd/system/tend-enabled.service" } }],
     ["a control folder", { "etc/systemd/system.control/tend-enabled.service.d/50-x.conf": "[Service]\nNice=1\n" }],
     ["a tend unit in a vendor folder", { "usr/lib/systemd/system/tend-vendor.service": WANTED }],
     ["a vendor link to a tend unit", { "usr/lib/systemd/system/multi-user.target.wants/tend-disabled.service": { link: "/etc/systemd/system/tend-disabled.service" } }],
@@ -127,8 +135,27 @@ describe("readUnitFilesOffline against systemctl --root list-unit-files", () => 
     expect(truth.size).toBeGreaterThan(0);
   });
 
+  it("decides beside the runtime, generated and transient units a booted host has, none of them tend's", async () => {
+    const { read, truth } = await compare({
+      ...decided,
+      "run/systemd/system/session-1.scope.d/50-Slice.conf": "[Scope]\nSlice=user-0.slice\n",
+      "run/systemd/generator/-.mount": "[Mount]\nWhat=/dev/sda1\nWhere=/\n",
+      "run/systemd/generator/local-fs.target.requires/-.mount": { link: "../-.mount" },
+      "run/systemd/generator.late/cron.service": WANTED,
+      "run/systemd/transient/run-r1.service": "[Service]\nExecStart=/bin/true\n",
+      "lib": { link: "usr/lib" },
+      "usr/lib/systemd/system/sshd.service": { link: "ssh.service" },
+      "usr/lib/systemd/system/ssh.service": WANTED,
+    });
+    expect(read?.unresolved).toEqual([]);
+    expect(new Map([...read!.files].sort())).toEqual(new Map([...truth].sort()));
+    expect(read!.files.size).toBe(8);
+  });
+
   it("reads an empty root as no units, with no preset read", async () => {
     const root = await makeRoot({ "etc/hostname": "image\n" });
-    expect(await readUnitFilesOffline(new LocalHostFiles(root, { kind: "system" }))).toEqual({ files: new Map(), unresolved: [] });
+    const files = new LocalHostFiles(root, { kind: "system" });
+    expect(await readUnitFileStates(files)).toEqual({ files: new Map(), unresolved: [] });
+    expect(await readUnitFileStates(asLocalFiles(files))).toEqual({ files: new Map(), unresolved: [] });
   });
 });

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import type { HostFiles } from "@tend/core/contract";
 import { hasInstallRules, parseInstallSection } from "./parse-install-section.js";
 import type { UnitFile } from "./parse-list-unit-files.js";
@@ -7,9 +8,10 @@ import { readPresetRules } from "./preset-rules.js";
 const CONFIG = "/etc/systemd/system";
 
 /**
- * Search-path folders that can change a unit's state in ways this reader leaves to systemctl
- * (control, transient, generated and runtime units, attached images): present in an image root,
- * they send every unit to systemctl.
+ * Search-path folders where a unit or link can change a tend unit's state in ways this reader
+ * leaves to systemctl (control, transient, generated and runtime units, attached images): one
+ * that mentions tend (see mentionsTend) sends every unit to systemctl. A booted host always has
+ * some of them, holding the distro's generated and transient units.
  */
 const SPECIAL = [
   "/etc/systemd/system.control",
@@ -31,32 +33,39 @@ const LINK_FOLDER = /\.(wants|requires|upholds)$/;
 /** A link in one of these is an `.upholds` one: systemd 252 does not count it, later releases may. */
 const UPHOLDS = /\.upholds\/[^/]+$/;
 
-/** tend's units in an image root: the states read from the tree, and the units left to systemctl. */
-export interface OfflineUnitFiles {
+/** tend's system units: the states read from the tree, and the units left to systemctl. */
+export interface TreeUnitFiles {
   files: Map<string, UnitFile>;
   /** tend units whose state this reader does not decide (a link, a masked or unusual file). */
   unresolved: string[];
 }
 
 /**
- * tend's own unit files (`tend-*`) in an image root and their states, as `systemctl --root
- * list-unit-files` reports them, read from the tree: systemctl looks each unit up in every
- * `.wants`/`.requires`/`.upholds` folder, so listing N enabled units costs N² link readings
- * (10,000 units take half a minute); this reads every such folder once.
+ * tend's own system unit files (`tend-*`) and their states, as `systemctl list-unit-files`
+ * reports them, read from the tree: in an image root, or on the host tend runs on (where the
+ * manager's answer costs a process and, for N enabled units, N² link readings: systemd looks each
+ * unit up in every `.wants`/`.requires`/`.upholds` folder; 10,000 units take half a minute in a
+ * root, 200 on a live host ~150 ms). This reads every such folder once.
  *
  * It decides only the tree tend makes: a regular, non-empty unit file in /etc/systemd/system,
  * not a template, whose `[Install]` section is plain and names no `Alias=` or `Also=`, with no
  * `.upholds` link (releases count those differently). Such a unit is `enabled` when a link of its
- * name is in one of that folder's `.wants`/`.requires` folders, else `disabled` when `[Install]` would link it, else `static`; its preset (for the
- * first two) comes from the root's preset files. Any other tend unit is left to systemctl
- * (`unresolved`); and when the root has anything that could change the answer for all of them
- * (a runtime, control, generated or attached unit folder, a `tend-*` name or a link to one in a
- * vendor folder, a link to a tend unit under another name, a preset line it does not read),
- * the whole answer is: undefined.
+ * name is in one of that folder's `.wants`/`.requires` folders, else `disabled` when `[Install]`
+ * would link it, else `static`; its preset (for the first two) comes from the preset files. Any
+ * other tend unit is left to systemctl (`unresolved`); and when anything could change the answer
+ * for all of them (a runtime, control, generated, transient or attached unit folder or a vendor
+ * folder that mentions a `tend-*` unit, a link to one under another name, a preset line it does
+ * not read), the whole answer is: undefined.
  */
-export async function readUnitFilesOffline(files: HostFiles): Promise<OfflineUnitFiles | undefined> {
-  for (const dir of SPECIAL) if (await files.exists(dir)) return undefined;
-  for (const dir of VENDOR) if (await mentionsTend(dir, files)) return undefined;
+export async function readUnitFileStates(files: HostFiles): Promise<TreeUnitFiles | undefined> {
+  const seen = new Set<string>();
+  for (const dir of [...SPECIAL, ...VENDOR]) {
+    // /lib is often a link to /usr/lib: the same folder is read once.
+    const real = files.local ? files.real(dir) : dir;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    if (await mentionsTend(dir, files)) return undefined;
+  }
   const config = await readConfig(files);
   if (!config) return undefined;
   const preset = config.units.length > 0 ? await readPresetRules(files) : () => "enabled" as const;
@@ -82,22 +91,47 @@ interface FolderScan {
   linked: Map<string, string[]>;
 }
 
+/** A folder entry; its kind is known when the host's own folder was listed (HostFiles.local). */
+interface Entry {
+  name: string;
+  kind: "link" | "folder" | "other" | "unknown";
+}
+
+/**
+ * A folder's entries, sorted. On the host tend runs on, with their kinds from one listing (no
+ * system call per entry: a vendor folder holds hundreds); elsewhere by name.
+ */
+async function listFolder(dir: string, files: HostFiles): Promise<Entry[]> {
+  if (!files.local) return ((await files.readDir(dir)) ?? []).map((name) => ({ name, kind: "unknown" }));
+  let entries;
+  try {
+    entries = readdirSync(files.real(dir), { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw error;
+  }
+  return entries
+    .map((entry): Entry => ({ name: entry.name, kind: entry.isSymbolicLink() ? "link" : entry.isDirectory() ? "folder" : "other" }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 /** Reads a unit folder once: its tend units, links to them, and its link folders' `tend-*` entries. */
 async function scanFolder(dir: string, files: HostFiles, isUnit: (entry: string) => boolean): Promise<FolderScan> {
   const scan: FolderScan = { units: [], aliasesTend: false, linked: new Map() };
-  for (const entry of (await files.readDir(dir)) ?? []) {
+  for (const { name: entry, kind } of await listFolder(dir, files)) {
     const path = `${dir}/${entry}`;
     if (isUnit(entry)) {
       scan.units.push(entry);
       continue;
     }
-    const target = await files.readLink(path);
+    const target = kind === "link" || kind === "unknown" ? await files.readLink(path) : null;
     if (target !== null) {
       if (baseName(target).startsWith("tend-")) scan.aliasesTend = true;
       continue;
     }
-    if (!LINK_FOLDER.test(entry) || !(await files.isDirectory(path))) continue;
-    for (const name of (await files.readDir(path)) ?? []) {
+    if (!LINK_FOLDER.test(entry) || (kind !== "folder" && (kind !== "unknown" || !(await files.isDirectory(path))))) continue;
+    for (const { name } of await listFolder(path, files)) {
       if (name.startsWith("tend-")) scan.linked.set(name, [...(scan.linked.get(name) ?? []), `${path}/${name}`]);
     }
   }
@@ -128,7 +162,7 @@ async function stateOf(unit: string, linked: Map<string, string[]>, files: HostF
   return hasInstallRules(install) ? "disabled" : "static";
 }
 
-/** Whether a vendor folder has a `tend-*` unit, a link to one, or one in its link folders. */
+/** Whether a folder has a `tend-*` unit (or anything of such a name), a link to one, or one in its link folders. */
 async function mentionsTend(dir: string, files: HostFiles): Promise<boolean> {
   const scan = await scanFolder(dir, files, (entry) => entry.startsWith("tend-"));
   return scan.units.length > 0 || scan.aliasesTend || scan.linked.size > 0;
