@@ -132,6 +132,24 @@ describe("LocalHostFiles", () => {
     }
   });
 
+  it("reads files one after another through the room it keeps, each exactly: big ones, then small ones", async () => {
+    const root = await imageRoot();
+    const texts: Record<string, string> = {
+      "/etc/huge": "é".repeat(1_500_000), // 3 MB: past the room it keeps between reads
+      "/etc/small": "ok\n",
+      "/etc/big": "ü".repeat(50_000) + "end", // 100 kB: past the room it starts with
+      "/etc/tiny": "x",
+      "/etc/empty": "",
+      "/etc/unit": "[Service]\nExecStart=/bin/true\n",
+    };
+    for (const [path, text] of Object.entries(texts)) await writeFile(join(root, path), text);
+    const files = new LocalHostFiles(root, SYSTEM);
+    for (const order of [Object.keys(texts), Object.keys(texts).reverse(), Object.keys(texts)]) {
+      for (const path of order) expect(await files.readFile(path)).toBe(texts[path]);
+    }
+    expect(files.inspect("/etc/tiny")).toEqual({ kind: "file", content: "x" });
+  });
+
   it("gives a file's modification time as inspect saw it with the content, until tend writes", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/run"), "x\n");
