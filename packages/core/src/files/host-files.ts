@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync, fstatSync, lstatSync, mkdirSync, readdirSync, readSync, readlinkSync, realpathSync, constants, openSync, closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Scope } from "../contract/host.js";
@@ -14,6 +13,7 @@ import { failureError, performLocally, type FileOperation, type OperationFailure
 import { fsError } from "./fs-error.js";
 import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
 import type { HostFileAccess } from "../host/host-access.js";
+import { childProcesses } from "../runner/child-process.js";
 
 /** What is at a host path, without following a link there. */
 export type PathContent =
@@ -263,7 +263,7 @@ export class LocalHostFiles implements HostFileAccess {
       return "owner" in plain ? { ...plain, owner: {} } : plain;
     }) as FileOperation[];
     return new Promise((resolve) => {
-      const child = execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const child = childProcesses().execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) {
           const message = `writing as ${actor.name} (uid ${actor.uid}) failed: ${stderr.trim() || error.message}`;
           resolve(operations.map(() => ({ code: "TEND_UNSAFE_PATH", message })));

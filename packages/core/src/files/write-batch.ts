@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, constants, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { unlinkQuietly } from "./atomic-write.js";
 import { FolderResolver } from "./folder-resolver.js";
+import { childProcesses } from "../runner/child-process.js";
 
 /** Syncs a file or folder by path. */
 function syncPath(path: string, folder: boolean): void {
@@ -184,7 +184,7 @@ function syncFileSystems(paths: Iterable<string>): boolean {
     }
   }
   for (const path of byDevice.values()) {
-    const result = spawnSync("sync", ["--file-system", "--", path], { stdio: "ignore", timeout: 120_000 });
+    const result = childProcesses().spawnSync("sync", ["--file-system", "--", path], { stdio: "ignore", timeout: 120_000 });
     if (result.error || result.status !== 0) return false;
   }
   return true;

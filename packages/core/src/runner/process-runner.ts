@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Command, CommandResult, Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
 import { checkExit } from "./check-exit.js";
+import { childProcesses } from "./child-process.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const BASE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
@@ -57,7 +58,7 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { detached: true, env: options.env, stdio: ["pipe", "pipe", "pipe"], uid: options.uid, gid: options.gid });
+      child = childProcesses().spawn(file, args, { detached: true, env: options.env, stdio: ["pipe", "pipe", "pipe"], uid: options.uid, gid: options.gid });
     } catch (error) {
       resolve(spawnFailure(error));
       return;

@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { ensureRealDir } from "../files/write-batch.js";
 import { fsError } from "../files/fs-error.js";
+import { childProcesses } from "../runner/child-process.js";
 
 /** Who holds a scope's lock, as written into the lock file by the holder. */
 export interface LockHolder {
@@ -105,7 +106,7 @@ export class ScopeLock {
     const holder = JSON.stringify(this.me());
     const wait = timeoutMs > 0 ? `-w ${(timeoutMs / 1000).toFixed(3)}` : "-n";
     const script = `umask 077; mkdir -p -- "$(dirname -- "$1")" || exit 2; exec flock ${wait} "$1" sh -c 'printf "%s\\n" "$TEND_HOLDER" > "$0"; echo locked; exec cat >/dev/null' "$1"`;
-    const child = spawn("/bin/sh", ["-c", script, "tend-lock", this.path], {
+    const child = childProcesses().spawn("/bin/sh", ["-c", script, "tend-lock", this.path], {
       uid: user.uid,
       gid: user.gid,
       env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", TEND_HOLDER: holder },
@@ -125,7 +126,7 @@ export class ScopeLock {
       return;
     }
     if (outcome !== 1) throw errors.usage(`cannot take the lock ${this.path} as uid ${user.uid}: the lock holder exited ${outcome}; is flock (util-linux) installed?`);
-    const shown = spawnSync("/bin/cat", [this.path], { uid: user.uid, gid: user.gid, encoding: "utf8" }).stdout;
+    const shown = childProcesses().spawnSync("/bin/cat", [this.path], { uid: user.uid, gid: user.gid, encoding: "utf8" }).stdout;
     let who = "holder unknown";
     try {
       const parsed = JSON.parse(shown) as LockHolder;
@@ -205,7 +206,7 @@ function flockChild(fd: number, waitMs: number, tool?: "flock" | "perl"): Promis
     ? [useFlock, waitMs > 0 ? ["-w", seconds, "3"] : ["-n", "3"]]
     : ["perl", ["-e", PERL_FLOCK, seconds]];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe", fd] });
+    const child = childProcesses().spawn(file, args, { stdio: ["ignore", "ignore", "pipe", fd] });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", (error) => reject(errors.usage(`cannot take the lock: ${file} could not run (${error.message}); install util-linux's flock or perl`)));
