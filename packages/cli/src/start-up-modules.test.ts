@@ -68,6 +68,27 @@ describe("what a plan loads", () => {
   });
 });
 
+describe("what a run that starts no process loads", () => {
+  /** Whether Node's child_process (with net, dgram and their streams, ~6 ms) was loaded by this run of the CLI. */
+  async function loadsChildProcess(args: string[], name: string): Promise<boolean> {
+    const log = join(dir, `${name}.builtins`);
+    const probe = join(dir, "probe.mjs");
+    await writeFile(probe, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.TEND_TEST_BUILTINS_LOG, String(process.moduleLoadList.includes("NativeModule child_process"))));\n`);
+    const root = join(dir, `root-${name}`);
+    await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
+    await run(process.execPath, ["--import", probe, CLI, ...args.map((arg) => arg.replace("ROOT", root))], { env: { ...process.env, TEND_CACHE_DIR: join(dir, "cache"), TEND_TEST_BUILTINS_LOG: log } });
+    return JSON.parse(await readFile(log, "utf8")) as boolean;
+  }
+
+  it("--help, validate and a plan on runit load no child_process; an apply, which takes the lock with a process, does", async () => {
+    const spec = join(dir, "tend.yaml");
+    expect(await loadsChildProcess(["--help"], "help")).toBe(false);
+    expect(await loadsChildProcess(["validate", "-f", spec], "validate")).toBe(false);
+    expect(await loadsChildProcess(["plan", "-f", spec, "--init", "runit", "--root", "ROOT"], "plan")).toBe(false);
+    expect(await loadsChildProcess(["apply", "-f", spec, "--init", "runit", "--root", "ROOT"], "apply")).toBe(true);
+  });
+});
+
 describe("what a plan of an edited tend.yaml loads", () => {
   it("a document removed: no YAML parser and no zod (every document left was valid before); one edited: both", async () => {
     const doc = (name: string, exec: string) => `tend: v1alpha1\ntype: Service\nname: ${name}\nexec: ${exec}\n`;
