@@ -152,6 +152,14 @@ describe("readUnitFileStates against systemctl --root list-unit-files", () => {
     expect(read!.files.size).toBe(8);
   });
 
+  it("fails on a folder it cannot list with HostFiles' own error, whichever way it lists (a link loop)", async () => {
+    const root = await makeRoot({ [`${ETC}/tend-a.service`]: WANTED, "run/systemd/generator": { link: "generator" } });
+    const files = new LocalHostFiles(root, { kind: "system" });
+    const failure = await readUnitFileStates(files).catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/^TendError: .*\/run\/systemd\/generator.*more than 40 symlinks/);
+    expect(String(await readUnitFileStates(asLocalFiles(files)).catch((error: unknown) => error))).toBe(String(failure));
+  });
+
   it("reads an empty root as no units, with no preset read", async () => {
     const root = await makeRoot({ "etc/hostname": "image\n" });
     const files = new LocalHostFiles(root, { kind: "system" });

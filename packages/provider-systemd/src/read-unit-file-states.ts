@@ -102,14 +102,16 @@ interface Entry {
  * system call per entry: a vendor folder holds hundreds); elsewhere by name.
  */
 async function listFolder(dir: string, files: HostFiles): Promise<Entry[]> {
-  if (!files.local) return ((await files.readDir(dir)) ?? []).map((name) => ({ name, kind: "unknown" }));
+  const byName = async () => ((await files.readDir(dir)) ?? []).map((name): Entry => ({ name, kind: "unknown" }));
+  if (!files.local) return byName();
   let entries;
   try {
     entries = readdirSync(files.real(dir), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw error;
+    // Any other failure is HostFiles' to report, in its words.
+    return byName();
   }
   return entries
     .map((entry): Entry => ({ name: entry.name, kind: entry.isSymbolicLink() ? "link" : entry.isDirectory() ? "folder" : "other" }))
