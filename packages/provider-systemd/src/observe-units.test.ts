@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 import type { LocalHostFiles } from "@tend/core/runtime";
 import { service, ServiceSchema, timer, TimerSchema, type Command, type Resource } from "@tend/core";
-import { readContext, RecordingRunner } from "@tend/testkit";
+import { readContext, RecordingRunner, writeHostTree, type HostTree } from "@tend/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { asLocalFiles } from "./__testing__/as-local-files.js";
 import { observeUnits } from "./observe-units.js";
@@ -157,15 +156,10 @@ describe("observeUnits on the host tend runs on (HostFiles.local)", () => {
   const resources = [svc("web", { exec: "/bin/sleep infinity" }), svc("disabled", { exec: "/bin/sleep infinity" }), svc("new", { exec: "/bin/sleep infinity" })];
 
   /** A host whose own files are a temp root holding these files and links. */
-  async function localHost(tree: Record<string, string | { link: string }>) {
+  async function localHost(tree: HostTree) {
     const runner = capturedHost();
     const ctx = await readContext({ init: "systemd", runner });
-    for (const [path, content] of Object.entries(tree)) {
-      const real = join(ctx.rootDir, path);
-      mkdirSync(dirname(real), { recursive: true });
-      if (typeof content === "string") writeFileSync(real, content);
-      else symlinkSync(content.link, real);
-    }
+    await writeHostTree(ctx.rootDir, tree);
     return { runner, ctx: { ...ctx, files: asLocalFiles(ctx.files as LocalHostFiles) } };
   }
 

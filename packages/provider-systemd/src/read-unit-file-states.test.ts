@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { LocalHostFiles } from "@tend/core/runtime";
+import { writeHostTree, type HostTree } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
 import { asLocalFiles } from "./__testing__/as-local-files.js";
 import { parseListUnitFiles, type UnitFile } from "./parse-list-unit-files.js";
@@ -16,16 +17,9 @@ function systemctlList(root: string, names: string[]): Map<string, UnitFile> {
   return parseListUnitFiles(result.stdout);
 }
 
-type Tree = Record<string, string | { link: string }>;
-
-async function makeRoot(tree: Tree): Promise<string> {
+async function makeRoot(tree: HostTree): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "tend-unit-tree-"));
-  for (const [path, content] of Object.entries(tree)) {
-    const real = join(root, path);
-    await mkdir(dirname(real), { recursive: true });
-    if (typeof content === "string") await writeFile(real, content);
-    else await symlink(content.link, real);
-  }
+  await writeHostTree(root, tree);
   return root;
 }
 
@@ -33,7 +27,7 @@ const WANTED = "[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.t
 const ETC = "etc/systemd/system";
 
 /** Units and links of every state the reader decides. */
-const decided: Tree = {
+const decided: HostTree = {
   [`${ETC}/tend-enabled.service`]: WANTED,
   [`${ETC}/multi-user.target.wants/tend-enabled.service`]: { link: "/etc/systemd/system/tend-enabled.service" },
   [`${ETC}/tend-disabled.service`]: WANTED,
@@ -59,7 +53,7 @@ const decided: Tree = {
 };
 
 /** Both readings, by name (an image root, a fleet host) and as the host's own (folders listed with their entries' kinds), answer the same. */
-async function compare(tree: Tree) {
+async function compare(tree: HostTree) {
   const root = await makeRoot(tree);
   const files = new LocalHostFiles(root, { kind: "system" });
   const read = await readUnitFileStates(files);
@@ -90,7 +84,7 @@ describe("readUnitFileStates against systemctl --root list-unit-files", () => {
     ["an /etc file hiding the vendor's of the same name", { "usr/lib/systemd/system-preset/90-x.preset": "disable *\n", "etc/systemd/system-preset/90-x.preset": "enable tend-enabled.service\ndisable tend-?isabled.service\n" }],
     ["a vendor file masked from /etc", { "usr/lib/systemd/system-preset/90-x.preset": "disable *\n", "etc/systemd/system-preset/90-x.preset": { link: "/dev/null" } }],
     ["a negated set", { "usr/lib/systemd/system-preset/50-n.preset": "disable tend-[!e]*\n" }],
-  ] as [string, Tree][])("reads presets with %s", async (_, presets) => {
+  ] as [string, HostTree][])("reads presets with %s", async (_, presets) => {
     const { read, truth } = await compare({ ...decided, ...presets });
     expect(read?.unresolved).toEqual([]);
     expect(new Map([...read!.files].sort())).toEqual(new Map([...truth].sort()));
@@ -112,7 +106,7 @@ describe("readUnitFileStates against systemctl --root list-unit-files", () => {
     ["linked in .upholds", { [`${ETC}/tend-up.service`]: WANTED, [`${ETC}/multi-user.target.upholds/tend-up.service`]: { link: "/etc/systemd/system/tend-up.service" } }],
     ["continued", { [`${ETC}/tend-cont.service`]: "[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target \\\n  graphical.target\n" }],
     ["a file, not a link, in .wants", { [`${ETC}/tend-plain.service`]: WANTED, [`${ETC}/multi-user.target.wants/tend-plain.service`]: WANTED }],
-  ] as [string, Tree][])("leaves a unit %s to systemctl, and the rest is still exact", async (_, extra) => {
+  ] as [string, HostTree][])("leaves a unit %s to systemctl, and the rest is still exact", async (_, extra) => {
     const { root, read, truth } = await compare({ ...decided, ...extra });
     expect(read?.unresolved).toEqual(Object.keys(extra).filter((p) => p.startsWith(`${ETC}/tend-`)).map((p) => p.slice(ETC.length + 1)));
     expect(new Map([...completed(root, read!)].sort())).toEqual(new Map([...truth].sort()));
@@ -129,7 +123,7 @@ describe("readUnitFileStates against systemctl --root list-unit-files", () => {
     ["a vendor link to a tend unit", { "usr/lib/systemd/system/multi-user.target.wants/tend-disabled.service": { link: "/etc/systemd/system/tend-disabled.service" } }],
     ["an alias link to a tend unit", { [`${ETC}/other-name.service`]: { link: "/etc/systemd/system/tend-disabled.service" } }],
     ["a preset line it does not read", { "usr/lib/systemd/system-preset/90-x.preset": "enable tend-tpl@.service a b\n" }],
-  ] as [string, Tree][])("leaves everything to systemctl with %s", async (_, extra) => {
+  ] as [string, HostTree][])("leaves everything to systemctl with %s", async (_, extra) => {
     const { read, truth } = await compare({ ...decided, ...extra });
     expect(read).toBeUndefined();
     expect(truth.size).toBeGreaterThan(0);
