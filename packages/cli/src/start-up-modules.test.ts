@@ -89,6 +89,32 @@ describe("what a run that starts no process loads", () => {
   });
 });
 
+describe("what a plan of an unchanged tend.config.ts loads", () => {
+  /** The files of jiti (the TypeScript loader, ~20 ms) that a plan of `spec` required. */
+  async function jitiFilesOfPlan(spec: string, cache: string, name: string): Promise<string[]> {
+    const log = join(dir, `${name}.required`);
+    const probe = join(dir, "probe-required.mjs");
+    await writeFile(probe, `import { writeFileSync } from "node:fs";\nimport { createRequire } from "node:module";\nconst cache = createRequire(import.meta.url).cache;\nprocess.on("exit", () => writeFileSync(process.env.TEND_TEST_REQUIRED_LOG, JSON.stringify(Object.keys(cache))));\n`);
+    const root = join(dir, `root-${name}`);
+    await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
+    await run(process.execPath, ["--import", probe, CLI, "plan", "-f", spec, "--init", "runit", "--root", root], { env: { ...process.env, TEND_CACHE_DIR: cache, TEND_TEST_REQUIRED_LOG: log } });
+    return (JSON.parse(await readFile(log, "utf8")) as string[]).filter((file) => file.includes("/jiti/"));
+  }
+
+  it("the first run transpiles it with jiti; the next evaluates the code kept in the cache and loads no jiti; an edit brings jiti back once", async () => {
+    const cache = join(dir, "cache-ts");
+    await mkdir(cache, { mode: 0o700 });
+    const spec = join(dir, "unchanged", "tend.config.ts");
+    await mkdir(join(dir, "unchanged"));
+    await writeFile(spec, `import { defineConfig, service } from "@tend/core";\nexport default defineConfig(() => [service("web", { exec: "/opt/web/bin/server" })]);\n`);
+    expect((await jitiFilesOfPlan(spec, cache, "ts-1")).length).toBeGreaterThan(0);
+    expect(await jitiFilesOfPlan(spec, cache, "ts-2")).toEqual([]);
+    await writeFile(spec, `import { defineConfig, service } from "@tend/core";\nexport default defineConfig(() => [service("web", { exec: "/opt/web/bin/server --edited" })]);\n`);
+    expect((await jitiFilesOfPlan(spec, cache, "ts-3")).length).toBeGreaterThan(0);
+    expect(await jitiFilesOfPlan(spec, cache, "ts-4")).toEqual([]);
+  });
+});
+
 describe("what a plan of an edited tend.yaml loads", () => {
   it("a document removed: no YAML parser and no zod (every document left was valid before); one edited: both", async () => {
     const doc = (name: string, exec: string) => `tend: v1alpha1\ntype: Service\nname: ${name}\nexec: ${exec}\n`;

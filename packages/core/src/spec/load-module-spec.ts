@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CORE_CODE_DIR, FROM_SOURCES } from "../core-package.js";
+import type { Jiti } from "jiti";
+import type { ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
@@ -9,6 +11,7 @@ import type { ResourceList, TendConfig } from "../model/builders.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
 import { lineIn, siteOf } from "./spec-site.js";
+import { compileTranspiledSpec, keepTranspiledSpec, readTranspiledSpec } from "./transpiled-spec.js";
 
 /**
  * What `@tend/core` has beyond `@tend/core/runtime`: zod's schemas, ~30 ms to load. A spec gets
@@ -26,9 +29,9 @@ const SCHEMAS_NOT_LOADED = new Error("tend: @tend/core's schemas are loaded on f
  * built per host. `@tend/core` (and `@tend/core/contract`) inside the spec resolve to this very
  * copy, so a spec anywhere on disk works with an installed `tend`.
  */
-export async function openModuleSpec(file: string, transpiledDir?: string): Promise<OpenedRawSpec> {
-  let loaded = await importSpec(file, transpiledDir, false);
-  if (loaded.wantedSchemas()) loaded = await importSpec(file, transpiledDir, true);
+export async function openModuleSpec(file: string, cache?: ContentCache): Promise<OpenedRawSpec> {
+  let loaded = await importSpec(file, cache, false);
+  if (loaded.wantedSchemas()) loaded = await importSpec(file, cache, true);
   return {
     providers: loaded.config.providers ?? [],
     async resources(host: HostFacts): Promise<RawSpec> {
@@ -38,7 +41,7 @@ export async function openModuleSpec(file: string, transpiledDir?: string): Prom
         return [];
       });
       if (loaded.wantedSchemas()) {
-        loaded = await importSpec(file, transpiledDir, true);
+        loaded = await importSpec(file, cache, true);
         list = await buildList(loaded.config, host, file);
       }
       const resources = flatten(list);
@@ -48,11 +51,11 @@ export async function openModuleSpec(file: string, transpiledDir?: string): Prom
   };
 }
 
-/** The spec module imported through jiti, with core's schemas or without (see SCHEMA_EXPORTS). */
-async function importSpec(file: string, transpiledDir: string | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
-  // Required, not imported: an ES import of jiti's 190 kB CommonJS build has Node scan all of it
-  // for its export names first (cjs-module-lexer, ~18 ms of every run with a TypeScript spec).
-  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
+/**
+ * The spec module imported with core's schemas or without (see SCHEMA_EXPORTS): through jiti, or,
+ * for a TypeScript spec whose transpiled code tend's cache has, that code evaluated without jiti.
+ */
+async function importSpec(file: string, cache: ContentCache | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
   const entry = (name: string) => join(CORE_CODE_DIR, `${name}.${FROM_SOURCES ? "ts" : "js"}`);
   const coreEntry = entry("index");
   const contractEntry = entry("contract/index");
@@ -72,20 +75,35 @@ async function importSpec(file: string, transpiledDir: string | undefined, withS
       });
     }
   }
-  const jiti = createJiti(import.meta.url, {
-    virtualModules: { "@tend/core": specCore, "@tend/core/contract": contract },
-    alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
-    moduleCache: false,
-    // Transpiled modules are kept in tend's own cache when there is one (never beside the spec):
-    // jiti names an entry by the file and checks the hash of its source at the end of the entry,
-    // so a changed spec, or an entry another run is still writing, is a miss.
-    fsCache: transpiledDir ?? false,
-    tryNative: false,
-  });
+  const virtual = { "@tend/core": specCore, "@tend/core/contract": contract };
+  const jitiFor = (parent: string): Jiti => {
+    // Required, not imported: an ES import of jiti's 190 kB CommonJS build has Node scan all of it
+    // for its export names first (cjs-module-lexer, ~18 ms of every run with a TypeScript spec).
+    const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
+    return createJiti(parent, {
+      virtualModules: virtual,
+      alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
+      moduleCache: false,
+      // Transpiled modules are kept in tend's own cache when there is one (never beside the spec):
+      // jiti names an entry by the file and checks the hash of its source at the end of the entry,
+      // so a changed spec, or an entry another run is still writing, is a miss.
+      fsCache: cache?.folder("transpiled") ?? false,
+      tryNative: false,
+    });
+  };
+  const transpiled = readTranspiledSpec(file, cache);
+  const compiled = transpiled?.code === undefined ? undefined : compileTranspiledSpec(transpiled.code, file);
   let exported: unknown;
   const retry = { config: { resources: () => [] }, wantedSchemas: () => true };
   try {
-    exported = await withDeadline(jiti.import(file, { default: true }), file);
+    if (compiled) {
+      let nested: Jiti | undefined;
+      exported = await withDeadline(compiled({ virtual, jiti: () => (nested ??= jitiFor(file)) }), file);
+    } else {
+      const jiti = jitiFor(import.meta.url);
+      exported = await withDeadline(jiti.import(file, { default: true }), file);
+      if (cache && transpiled) keepTranspiledSpec(cache, transpiled, jiti.transform({ source: transpiled.source, filename: file, ts: true, async: true }));
+    }
   } catch (error) {
     if (wanted) return retry;
     if (TendError.isInstance(error)) throw error.at({ file });

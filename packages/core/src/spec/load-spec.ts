@@ -52,7 +52,7 @@ interface ValidatedDocuments {
 
 /** Opens a spec file (YAML, or a config module, imported once). */
 export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
-  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache?.folder("transpiled")), options.cache);
+  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache), options.cache);
   const text = await readFile(file, "utf8");
   const { cache } = options;
   const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
