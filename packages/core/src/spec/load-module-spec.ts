@@ -102,7 +102,7 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
     } else {
       const jiti = jitiFor(import.meta.url);
       exported = await withDeadline(jiti.import(file, { default: true }), file);
-      if (cache && transpiled) keepTranspiledSpec(cache, transpiled, jiti.transform({ source: transpiled.source, filename: file, ts: true, async: true }));
+      if (cache && transpiled) keepTranspiledSpec(cache, transpiled, () => jiti.transform({ source: transpiled.source, filename: file, ts: true, async: true }));
     }
   } catch (error) {
     if (wanted) return retry;

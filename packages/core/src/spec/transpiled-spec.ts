@@ -34,8 +34,17 @@ export function readTranspiledSpec(file: string, cache: ContentCache | undefined
   return { key, source, code: cache.read<string>(KIND, key) };
 }
 
-/** Keeps the code jiti made of a spec that it then loaded without an error. */
-export function keepTranspiledSpec(cache: ContentCache, spec: TranspiledSpec, code: string): void {
+/**
+ * Keeps the code jiti makes of a spec that it has just loaded without an error. Keeping is never
+ * an error of the run: a transform that fails here leaves the cache without the entry.
+ */
+export function keepTranspiledSpec(cache: ContentCache, spec: TranspiledSpec, transform: () => string): void {
+  let code: string;
+  try {
+    code = transform();
+  } catch {
+    return;
+  }
   // A spec with a syntax error transpiles to code that reports it (jiti's marker); it never
   // loads, so it is never kept, unless the file changed between the two reads.
   if (!code.includes("__JITI_ERROR__")) cache.write(KIND, spec.key, code);
