@@ -2,7 +2,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
-import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
@@ -351,8 +351,6 @@ describe("services on runit (runsvdir as PID 1)", () => {
   describe("exec forms: runsv supervises and signals the program itself, and nothing of it outlives a stop", () => {
     const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
     const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
-    /** The pipeline's other side logs as NAME-tail. */
-    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
     const TRIGGER = (content: string) => doc(`type: File\nname: trigger\npath: /etc/demo-trigger\ncontent: "${content}\\n"`);
     const CONF = (content: string) => doc(`type: File\nname: conf\npath: /etc/demo-conf\ncontent: "${content}\\n"`);
     /** One service per form; all but the pipeline reload on HUP (plan refuses that for a pipeline, below). */
@@ -366,37 +364,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
       CONF(options.conf ?? "one"),
       ...FORMS.map((form) => formService(form, options.extra)),
     ];
-    const processGroup = async (pid: string) => (await host.mustSh(`ps -o pgid= -p ${pid}`)).trim();
-    /** Every live process of every side of each form (the process table, not sv). */
-    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
-    /** Waits until each side of each form runs exactly one live process, and that runsv supervises a new pid; resolves with the supervised pids. */
-    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
-      const pids = new Map<ExecForm, string>();
-      for (const form of FORMS) {
-        const pid = await host.waitFor(
-          async () => {
-            const supervised = await pidOf(nameOf(form));
-            if (supervised === "" || supervised === before.get(form)) return undefined;
-            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
-            return counts.every((count) => count === 1) ? supervised : undefined;
-          },
-          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
-        );
-        pids.set(form, pid);
-      }
-      return pids;
-    }
-    /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
-    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
-      for (const form of FORMS) {
-        const live = await liveOf(form);
-        expect(live, nameOf(form)).toHaveLength(sides(form).length);
-        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
-        if (form === "pipeline") for (const pid of live) expect(await processGroup(pid), "one process group").toBe(pids.get(form));
-        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
-      }
-    }
-    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    const { sides, liveOf, snapshot, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: (form) => pidOf(nameOf(form)), pipelineShares: "process group" });
     let pids = new Map<ExecForm, string>();
 
     it("adds each form: the supervised pid is the program (for a pipeline, the leader of its process group)", async () => {

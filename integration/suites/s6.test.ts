@@ -17,7 +17,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import s6Provider from "@tend/provider-s6";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
-import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 
 /**
  * The service directories @tend/provider-s6 renders, run for real by Debian's s6-svscan (PID 1 of
@@ -235,15 +235,13 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
   describe("exec forms: s6-supervise supervises and signals the program itself, and ./finish leaves nothing of it", () => {
     const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
     const nameOf = (form: ExecForm) => `plain-${form.toLowerCase()}`;
-    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
     const formService = (form: ExecForm, env: Record<string, string> = {}) =>
       service({ name: nameOf(form), exec: EXEC_FORMS[form](nameOf(form)), restart: "always", ...(form === "pipeline" ? {} : { reloadSignal: "HUP" as const }), env });
     const pidOf = async (form: ExecForm) => {
       const status = await svstat(nameOf(form));
       return status.up && status.wantedUp ? String(status.pid) : "";
     };
-    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
-    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    const { liveOf, snapshot, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: pidOf, pipelineShares: "session" });
     /** What apply runs for `op` on every form at once: one batch, its s6 commands in the container. */
     async function applyOp(op: Operation, env: Record<string, string> = {}): Promise<ContainerRunner> {
       const ctx = await liveContext();
@@ -251,31 +249,6 @@ describe("rendered s6 service directories under Debian's s6-svscan", () => {
       const failures = await provider.applyBatch!(op === "reload" ? changes.filter((c) => !c.key.endsWith("pipeline")) : changes, ctx);
       expect(failures).toEqual(new Map());
       return ctx.run;
-    }
-    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
-      const pids = new Map<ExecForm, string>();
-      for (const form of FORMS) {
-        const pid = await host.waitFor(
-          async () => {
-            const supervised = await pidOf(form);
-            if (supervised === "" || supervised === before.get(form)) return undefined;
-            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
-            return counts.every((count) => count === 1) ? supervised : undefined;
-          },
-          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
-        );
-        pids.set(form, pid);
-      }
-      return pids;
-    }
-    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
-      for (const form of FORMS) {
-        const live = await liveOf(form);
-        expect(live, nameOf(form)).toHaveLength(sides(form).length);
-        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
-        if (form === "pipeline") for (const pid of live) expect((await host.mustSh(`ps -o sess= -p ${pid}`)).trim(), "one session").toBe(pids.get(form));
-        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
-      }
     }
     let pids = new Map<ExecForm, string>();
 

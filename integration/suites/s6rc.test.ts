@@ -2,7 +2,7 @@ import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
-import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { doc, spec } from "../support/spec-documents.js";
@@ -267,8 +267,6 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   describe("exec forms: s6-supervise supervises and signals the program itself, and nothing of it outlives a stop", () => {
     const FORMS = Object.keys(EXEC_FORMS) as ExecForm[];
     const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
-    /** The pipeline's other side logs as NAME-tail. */
-    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
     const TRIGGER = (content: string) => doc(`type: File\nname: trigger\npath: /etc/demo-trigger\ncontent: "${content}\\n"`);
     const CONF = (content: string) => doc(`type: File\nname: democonf\npath: /etc/demo-conf\ncontent: "${content}\\n"`);
     /** One service per form; all but the pipeline reload on HUP (plan refuses that for a pipeline, below). */
@@ -287,37 +285,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       const status = await svstat(name);
       return status.up && status.wantedUp ? String(status.pid) : "";
     };
-    const sessionOf = async (pid: string) => (await host.mustSh(`ps -o sess= -p ${pid}`)).trim();
-    /** Every live process of every side of each form (the process table, not s6). */
-    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
-    /** Waits until each side of each form runs exactly one live process, and s6 supervises a new pid; resolves with the supervised pids. */
-    async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
-      const pids = new Map<ExecForm, string>();
-      for (const form of FORMS) {
-        const pid = await host.waitFor(
-          async () => {
-            const supervised = await pidOf(nameOf(form));
-            if (supervised === "0" || supervised === "" || supervised === before.get(form)) return undefined;
-            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
-            return counts.every((count) => count === 1) ? supervised : undefined;
-          },
-          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
-        );
-        pids.set(form, pid);
-      }
-      return pids;
-    }
-    /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
-    async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
-      for (const form of FORMS) {
-        const live = await liveOf(form);
-        expect(live, nameOf(form)).toHaveLength(sides(form).length);
-        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
-        if (form === "pipeline") for (const pid of live) expect(await sessionOf(pid), "one session").toBe(pids.get(form));
-        else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
-      }
-    }
-    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
+    const { liveOf, snapshot, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: (form) => pidOf(nameOf(form)), pipelineShares: "session" });
     let pids = new Map<ExecForm, string>();
 
     it("adds each form: the supervised pid is the program (for a pipeline, the shell leading its session)", async () => {

@@ -1,4 +1,5 @@
 import type { TestHost } from "@tend/testkit/harness";
+import { expect } from "vitest";
 import { demoLog } from "./demo-daemon.js";
 
 /**
@@ -45,4 +46,61 @@ export async function hupsReceived(host: TestHost, name: string): Promise<string
     .split("\n")
     .filter((line) => line.startsWith("hup "))
     .map((line) => line.split(" ")[1]!);
+}
+
+/** How an init's suite reads its forms: their services' names, and the pid the init supervises for each. */
+export interface FormSupervision {
+  /** The suite's host (started in its beforeAll, so read when a check runs). */
+  host: () => TestHost;
+  forms: ExecForm[];
+  nameOf: (form: ExecForm) => string;
+  /** The pid the init supervises for a form's service, as a string; "" (or "0") while it runs none. */
+  supervisedPid: (form: ExecForm) => Promise<string>;
+  /** What every process of a pipeline shares with the supervised shell that leads it. */
+  pipelineShares: "process group" | "session";
+}
+
+/**
+ * The process counts every supervising init's suite makes of its forms: each side of a form (a
+ * pipeline's tail logs as NAME-tail) runs exactly one live process, the program is the supervised
+ * one (a pipeline's processes all in the supervised shell's group or session), and nothing of an
+ * earlier snapshot survives.
+ */
+export function formProcesses({ host: hostOf, forms, nameOf, supervisedPid, pipelineShares }: FormSupervision) {
+  const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
+  /** Every live process of every side of a form (the process table, not the init). */
+  const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(hostOf(), name)))).flat();
+  const snapshot = async () => new Map(await Promise.all(forms.map(async (form) => [form, await liveOf(form)] as const)));
+  const sharedOf = async (pid: string) => (await hostOf().mustSh(`ps -o ${pipelineShares === "session" ? "sess" : "pgid"}= -p ${pid}`)).trim();
+
+  /** Waits until each side of each form runs exactly one live process, and the init supervises a pid other than `before`'s; resolves with the supervised pids. */
+  async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
+    const pids = new Map<ExecForm, string>();
+    for (const form of forms) {
+      const pid = await hostOf().waitFor(
+        async () => {
+          const supervised = await supervisedPid(form);
+          if (supervised === "" || supervised === "0" || supervised === before.get(form)) return undefined;
+          const counts = await Promise.all(sides(form).map(async (name) => (await livePids(hostOf(), name)).length));
+          return counts.every((count) => count === 1) ? supervised : undefined;
+        },
+        { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
+      );
+      pids.set(form, pid);
+    }
+    return pids;
+  }
+
+  /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
+  async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
+    for (const form of forms) {
+      const live = await liveOf(form);
+      expect(live, nameOf(form)).toHaveLength(sides(form).length);
+      expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
+      if (form === "pipeline") for (const pid of live) expect(await sharedOf(pid), `one ${pipelineShares}`).toBe(pids.get(form));
+      else expect(live, `${nameOf(form)}: the program is the supervised process`).toEqual([pids.get(form)]);
+    }
+  }
+
+  return { sides, liveOf, snapshot, oneEach, expectOnlyNew };
 }
