@@ -2,7 +2,7 @@ import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
-import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
+import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
@@ -309,8 +309,6 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     /** The forms whose program is the process dinit starts; a pipeline's is its shell. */
     const SIGNALLED = FORMS.filter((form) => form !== "pipeline");
     const nameOf = (form: ExecForm) => `form-${form.toLowerCase()}`;
-    /** The pipeline's other side logs as NAME-tail. */
-    const sides = (form: ExecForm) => (form === "pipeline" ? [nameOf(form), `${nameOf(form)}-tail`] : [nameOf(form)]);
     const trigger = (content: string) => ({ type: "File", name: "trigger", path: "/etc/demo-trigger", content: `${content}\n` });
     const formConf = (content: string) => ({ type: "File", name: "form-conf", path: "/etc/demo-conf", content: `${content}\n` });
     /** One service per form, each with env (so dinit runs it through `/usr/bin/env NAME=value`); all but the pipeline reload on HUP. */
@@ -330,38 +328,10 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       await host.writeFile(SYSTEM_SPEC, formSpec(options));
       return host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     };
-    const pidOf = async (form: ExecForm) => (await listed(`tend-${nameOf(form)}`))?.pid;
-    /** Every live process of every side of a form (the process table, not dinit). */
-    const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(host, name)))).flat();
-    const snapshot = async () => new Map(await Promise.all(FORMS.map(async (form) => [form, await liveOf(form)] as const)));
-    const groupOf = async (pid: string | number) => Number((await host.mustSh(`ps -o pgid= -p ${pid}`)).trim());
-    /** Waits until each side of each form runs exactly one live process and dinit lists a pid other than `before`'s; resolves with dinit's pids. */
-    async function oneEach(forms: ExecForm[] = FORMS, before: Map<ExecForm, number> = new Map()): Promise<Map<ExecForm, number>> {
-      const pids = new Map<ExecForm, number>();
-      for (const form of forms) {
-        const pid = await host.waitFor(
-          async () => {
-            const supervised = await pidOf(form);
-            if (supervised === undefined || supervised === before.get(form)) return undefined;
-            const counts = await Promise.all(sides(form).map(async (name) => (await livePids(host, name)).length));
-            return counts.every((count) => count === 1) ? supervised : undefined;
-          },
-          { timeoutMs: 20_000, what: `${nameOf(form)}: one live process per side under a new pid` },
-        );
-        pids.set(form, pid);
-      }
-      return pids;
-    }
-    /** Exactly one live process per side, the program being the one dinit lists (for a pipeline, all in its process group); none of `old`. */
-    async function expectOnlyNew(pids: Map<ExecForm, number>, old: Map<ExecForm, string[]>, forms: ExecForm[] = FORMS): Promise<void> {
-      for (const form of forms) {
-        const live = await liveOf(form);
-        expect(live, nameOf(form)).toHaveLength(sides(form).length);
-        expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
-        if (form === "pipeline") for (const pid of live) expect(await groupOf(pid), "the pipeline's process group").toBe(pids.get(form));
-        else expect(live, `${nameOf(form)}: the program is the process dinit supervises`).toEqual([String(pids.get(form))]);
-      }
-    }
+    /** The pid dinit lists for a form's service, "" when none. */
+    const pidOf = async (form: ExecForm) => String((await listed(`tend-${nameOf(form)}`))?.pid ?? "");
+    const groupOf = async (pid: string | number) => (await host.mustSh(`ps -o pgid= -p ${pid}`)).trim();
+    const { liveOf, snapshot, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: pidOf, pipelineShares: "process group" });
     /** None of `old` alive right now: what apply must have ended before it returned. */
     async function expectNoneOf(old: Map<ExecForm, string[]>): Promise<void> {
       for (const form of FORMS) {
@@ -369,7 +339,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
         expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors once apply returned`).toEqual([]);
       }
     }
-    let pids = new Map<ExecForm, number>();
+    let pids = new Map<ExecForm, string>();
 
     it("adds each form: dinit runs the program itself, its argv byte for byte through /usr/bin/env, or one sh -c leading a pipeline's process group", async () => {
       const output = await applyForms();
@@ -409,7 +379,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     it("kill: dinit starts the program again, and exactly one live process runs", async () => {
       const old = await snapshot();
       for (const form of SIGNALLED) await host.mustExec(["kill", "-KILL", String(pids.get(form))]);
-      const next = await oneEach(SIGNALLED, pids);
+      const next = await oneEach(pids, SIGNALLED);
       await pause(1_500); // a second copy would show by now
       await expectOnlyNew(next, old, SIGNALLED);
       for (const form of SIGNALLED) pids.set(form, next.get(form)!);
@@ -420,7 +390,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       const output = await applyForms({ greeting: "changed" });
       for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted`);
       await expectNoneOf(old);
-      pids = await oneEach(FORMS, pids);
+      pids = await oneEach(pids);
       await expectOnlyNew(pids, old);
       for (const form of SIGNALLED.filter((f) => f !== "shellLoop")) expect((await demoStarts(host, nameOf(form))).at(-1)).toBe(`start ${pids.get(form)} changed`);
     });
@@ -430,7 +400,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       const output = await applyForms({ greeting: "changed", trigger: "two" });
       for (const form of FORMS) expect(output).toContain(`service:${nameOf(form)}: changed, restarted (file:trigger changed, restartOn matched)`);
       await expectNoneOf(old);
-      pids = await oneEach(FORMS, pids);
+      pids = await oneEach(pids);
       await expectOnlyNew(pids, old);
     });
 
@@ -506,7 +476,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
         return pid !== undefined && (await livePids(host, "stubborn-tail")).length === 1 ? pid : undefined;
       }, { timeoutMs: 10_000, what: "tend-stubborn to run" });
       const [tail] = await livePids(host, "stubborn-tail");
-      expect(await groupOf(tail!)).toBe(leader);
+      expect(await groupOf(tail!)).toBe(String(leader));
       await host.writeFile(SYSTEM_SPEC, spec(...KEPT));
       const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
       expect(await livePids(host, "stubborn")).toEqual([]);

@@ -73,10 +73,10 @@ export function formProcesses({ host: hostOf, forms, nameOf, supervisedPid, pipe
   const snapshot = async () => new Map(await Promise.all(forms.map(async (form) => [form, await liveOf(form)] as const)));
   const sharedOf = async (pid: string) => (await hostOf().mustSh(`ps -o ${pipelineShares === "session" ? "sess" : "pgid"}= -p ${pid}`)).trim();
 
-  /** Waits until each side of each form runs exactly one live process, and the init supervises a pid other than `before`'s; resolves with the supervised pids. */
-  async function oneEach(before: Map<ExecForm, string> = new Map()): Promise<Map<ExecForm, string>> {
+  /** Waits until each side of each form (of `some`) runs exactly one live process, and the init supervises a pid other than `before`'s; resolves with the supervised pids. */
+  async function oneEach(before: Map<ExecForm, string> = new Map(), some: ExecForm[] = forms): Promise<Map<ExecForm, string>> {
     const pids = new Map<ExecForm, string>();
-    for (const form of forms) {
+    for (const form of some) {
       const pid = await hostOf().waitFor(
         async () => {
           const supervised = await supervisedPid(form);
@@ -91,9 +91,9 @@ export function formProcesses({ host: hostOf, forms, nameOf, supervisedPid, pipe
     return pids;
   }
 
-  /** Exactly one live process per side now, the supervised one for the program; and none of `old` alive. */
-  async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>): Promise<void> {
-    for (const form of forms) {
+  /** Exactly one live process per side now (of each form of `some`), the supervised one for the program; and none of `old` alive. */
+  async function expectOnlyNew(pids: Map<ExecForm, string>, old: Map<ExecForm, string[]>, some: ExecForm[] = forms): Promise<void> {
+    for (const form of some) {
       const live = await liveOf(form);
       expect(live, nameOf(form)).toHaveLength(sides(form).length);
       expect(live.filter((pid) => old.get(form)!.includes(pid)), `${nameOf(form)}: survivors`).toEqual([]);
