@@ -68,17 +68,27 @@ describe("what a plan loads", () => {
   });
 });
 
+/**
+ * What a run of the built CLI saw of itself at its exit: `seen`, a JavaScript expression that
+ * may use `required` (the CommonJS files loaded, by path), evaluated in a module run before the
+ * CLI and written as JSON. `ROOT` in `args` is an empty runit image root of the run's own.
+ */
+async function seenAtExit<T>(args: string[], name: string, seen: string, cache = join(dir, "cache")): Promise<T> {
+  const log = join(dir, `${name}.seen`);
+  const probe = join(dir, `probe-${name}.mjs`);
+  await writeFile(
+    probe,
+    `import { writeFileSync } from "node:fs";\nimport { createRequire } from "node:module";\nconst required = createRequire(import.meta.url).cache;\nprocess.on("exit", () => writeFileSync(process.env.TEND_TEST_SEEN_LOG, JSON.stringify(${seen})));\n`,
+  );
+  const root = join(dir, `root-${name}`);
+  await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
+  await run(process.execPath, ["--import", probe, CLI, ...args.map((arg) => arg.replace("ROOT", root))], { env: { ...process.env, TEND_CACHE_DIR: cache, TEND_TEST_SEEN_LOG: log } });
+  return JSON.parse(await readFile(log, "utf8")) as T;
+}
+
 describe("what a run that starts no process loads", () => {
   /** Whether Node's child_process (with net, dgram and their streams, ~6 ms) was loaded by this run of the CLI. */
-  async function loadsChildProcess(args: string[], name: string): Promise<boolean> {
-    const log = join(dir, `${name}.builtins`);
-    const probe = join(dir, "probe.mjs");
-    await writeFile(probe, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.TEND_TEST_BUILTINS_LOG, String(process.moduleLoadList.includes("NativeModule child_process"))));\n`);
-    const root = join(dir, `root-${name}`);
-    await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
-    await run(process.execPath, ["--import", probe, CLI, ...args.map((arg) => arg.replace("ROOT", root))], { env: { ...process.env, TEND_CACHE_DIR: join(dir, "cache"), TEND_TEST_BUILTINS_LOG: log } });
-    return JSON.parse(await readFile(log, "utf8")) as boolean;
-  }
+  const loadsChildProcess = (args: string[], name: string) => seenAtExit<boolean>(args, name, `process.moduleLoadList.includes("NativeModule child_process")`);
 
   it("--help, validate and a plan on runit load no child_process; an apply, which takes the lock with a process, does", async () => {
     const spec = join(dir, "tend.yaml");
@@ -91,15 +101,8 @@ describe("what a run that starts no process loads", () => {
 
 describe("what a plan of an unchanged tend.config.ts loads", () => {
   /** The files of jiti (the TypeScript loader, ~20 ms) that a plan of `spec` required. */
-  async function jitiFilesOfPlan(spec: string, cache: string, name: string): Promise<string[]> {
-    const log = join(dir, `${name}.required`);
-    const probe = join(dir, "probe-required.mjs");
-    await writeFile(probe, `import { writeFileSync } from "node:fs";\nimport { createRequire } from "node:module";\nconst cache = createRequire(import.meta.url).cache;\nprocess.on("exit", () => writeFileSync(process.env.TEND_TEST_REQUIRED_LOG, JSON.stringify(Object.keys(cache))));\n`);
-    const root = join(dir, `root-${name}`);
-    await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
-    await run(process.execPath, ["--import", probe, CLI, "plan", "-f", spec, "--init", "runit", "--root", root], { env: { ...process.env, TEND_CACHE_DIR: cache, TEND_TEST_REQUIRED_LOG: log } });
-    return (JSON.parse(await readFile(log, "utf8")) as string[]).filter((file) => file.includes("/jiti/"));
-  }
+  const jitiFilesOfPlan = async (spec: string, cache: string, name: string) =>
+    (await seenAtExit<string[]>(["plan", "-f", spec, "--init", "runit", "--root", "ROOT"], name, "Object.keys(required)", cache)).filter((file) => file.includes("/jiti/"));
 
   it("the first run transpiles it with jiti; the next evaluates the code kept in the cache and loads no jiti; an edit brings jiti back once", async () => {
     const cache = join(dir, "cache-ts");
