@@ -118,7 +118,7 @@ async function evaluate(wrapped: (...args: unknown[]) => Promise<void>, file: st
  * default export or else the module itself, and a name the module lacks is looked up on its
  * default export (a CommonJS module imported whole).
  */
-export function interopDefault(mod: unknown): unknown {
+function interopDefault(mod: unknown): unknown {
   if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return mod;
   const target = mod as Record<PropertyKey, unknown>;
   const fallback = target.default;
