@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -168,6 +168,29 @@ describe("LocalHostFiles", () => {
     await files.mkdir("/srv");
     expect(await files.modifiedAt("/etc/run")).toBe(3_000_000);
     expect(await files.modifiedAt("/etc/none")).toBeNull();
+  });
+
+  it("gives a link's target as inspect read it, until tend writes or runs a command", async () => {
+    const root = await imageRoot();
+    const link = join(root, "etc/tend-web");
+    const repoint = async (target: string) => {
+      await symlink(target, `${link}.tmp`);
+      await rename(`${link}.tmp`, link);
+    };
+    await symlink("/etc/sv/tend-web", link);
+    const files = new LocalHostFiles(root, SYSTEM);
+    expect(files.inspect("/etc/tend-web")).toEqual({ kind: "symlink", target: "/etc/sv/tend-web" });
+    await repoint("/etc/sv/other");
+    expect(await files.readLink("/etc/tend-web")).toBe("/etc/sv/tend-web");
+    // a command ran (an init may link and unlink): the link is read again
+    files.forgetFolders();
+    expect(await files.readLink("/etc/tend-web")).toBe("/etc/sv/other");
+    files.inspect("/etc/tend-web");
+    await repoint("/etc/sv/third");
+    await files.writeFile("/etc/other", "y\n");
+    expect(await files.readLink("/etc/tend-web")).toBe("/etc/sv/third");
+    // a path inspect never saw as a link is read as it is
+    expect(await files.readLink("/etc/other")).toBeNull();
   });
 
   it("reads a file without following a link there", async () => {

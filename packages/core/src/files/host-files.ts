@@ -51,6 +51,12 @@ export class LocalHostFiles implements HostFileAccess {
    * lstat; the init's commands in between, `sv status` say, do not count: they leave its files).
    */
   private readonly modified = new Map<string, number>();
+  /**
+   * The target of each symlink `inspect` read, by host path, until tend writes or runs a command
+   * (an init's command may link or unlink: `systemctl enable`, `rc-update`): a plan that reads a
+   * link as an artifact and then asks where it points (runit's boot prediction) reads it once.
+   */
+  private readonly links = new Map<string, string>();
 
   constructor(
     root: string | undefined,
@@ -64,6 +70,7 @@ export class LocalHostFiles implements HostFileAccess {
   /** Forgets the folders seen: a command ran that may have changed them. */
   forgetFolders(): void {
     this.folders.forget();
+    this.links.clear();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
@@ -107,6 +114,8 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   readLink(path: string): Promise<string | null> {
+    const seen = this.links.get(path);
+    if (seen !== undefined) return Promise.resolve(seen);
     return this.read("read", path, (real) => orNull(() => readlinkSync(real, "utf8")));
   }
 
@@ -125,7 +134,11 @@ export class LocalHostFiles implements HostFileAccess {
       if (!inFolder) return { kind: "absent" };
       const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
       if (!info) return { kind: "absent" };
-      if (info.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(real, "utf8") };
+      if (info.isSymbolicLink()) {
+        const target = readlinkSync(real, "utf8");
+        this.links.set(path, target);
+        return { kind: "symlink", target };
+      }
       if (info.isDirectory()) {
         // Its files are often read next: their folder needs no second lstat.
         if (path !== "/" && normalizeFolder(path) === path) this.folders.learn(path, info);
@@ -204,6 +217,7 @@ export class LocalHostFiles implements HostFileAccess {
   async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
     this.folders.forget();
     this.modified.clear();
+    this.links.clear();
     const folders = new FolderResolver(this.root);
     if (operations.length > 0 && !existsSync(this.root)) {
       try {
