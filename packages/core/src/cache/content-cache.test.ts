@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,39 @@ describe("the content cache", () => {
     const open = fresh();
     chmodSync(open, 0o777);
     expect(ContentCache.open({ TEND_CACHE_DIR: open })).toBeUndefined();
+  });
+
+  it("is untrusted in a folder whose parent others may write, except a sticky one, and goes by its real path", () => {
+    const base = fresh();
+    const group = join(base, "group");
+    mkdirSync(group);
+    chmodSync(group, 0o775);
+    expect(ContentCache.open({ TEND_CACHE_DIR: join(group, "cache") })).toBeUndefined();
+    const everyone = join(base, "everyone");
+    mkdirSync(everyone);
+    chmodSync(everyone, 0o777);
+    expect(ContentCache.open({ TEND_CACHE_DIR: join(everyone, "deeper", "cache") })).toBeUndefined();
+    // Others cannot rename what is not theirs in a sticky folder (as /tmp).
+    const sticky = join(base, "sticky");
+    mkdirSync(sticky);
+    chmodSync(sticky, 0o1777);
+    expect(ContentCache.open({ TEND_CACHE_DIR: join(sticky, "cache") })?.dir).toBe(join(sticky, "cache"));
+    // Through a link: the cache is used where it really is, so the link cannot be repointed under it.
+    symlinkSync(sticky, join(base, "link"));
+    const linked = ContentCache.open({ TEND_CACHE_DIR: join(base, "link", "cache") })!;
+    expect(linked.dir).toBe(join(sticky, "cache"));
+    linked.write("specs", cacheKey("k"), 1);
+    expect(readdirSync(join(sticky, "cache", "specs"))).toEqual([`${cacheKey("k")}.json`]);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("is untrusted, as root, in a folder another user owns (they could put their own cache in its place)", () => {
+    const theirs = join(fresh(), "theirs");
+    mkdirSync(theirs, { mode: 0o755 });
+    chownSync(theirs, 65534, 65534);
+    expect(ContentCache.open({ TEND_CACHE_DIR: join(theirs, "cache") })).toBeUndefined();
+    // The same folder once root owns it again is trusted.
+    chownSync(theirs, 0, 0);
+    expect(ContentCache.open({ TEND_CACHE_DIR: join(theirs, "cache") })?.dir).toBe(join(theirs, "cache"));
   });
 
   it("keeps no more than 32 entries of a kind", () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 
 /** Entries kept per kind; the least recently used beyond it go when a new one is written. */
 const KEEP = 32;
@@ -13,7 +13,9 @@ const KEEP = 32;
  *
  * The folder is the process's own cache folder, never one beside the spec (`TEND_CACHE_DIR`
  * names another; empty turns the cache off). tend trusts an entry only in a folder that is its
- * own: owned by the running user, writable by no one else; otherwise it works without one.
+ * own: owned by the running user, writable by no one else, in folders no one else can change
+ * (an entry says what root applies, and a TypeScript spec's kept code runs); otherwise it works
+ * without one.
  * Entries are written to a temp file and renamed into place, so two runs racing each read a
  * whole entry or none; an entry that does not parse, or names another key, is a miss.
  */
@@ -24,7 +26,8 @@ export class ContentCache {
   static open(env: Record<string, string | undefined> = process.env): ContentCache | undefined {
     const dir = cacheDir(env);
     if (!dir || !ownFolder(dir)) return undefined;
-    return new ContentCache(dir);
+    const real = unreplaceable(dir);
+    return real === undefined ? undefined : new ContentCache(real);
   }
 
   /**
@@ -100,6 +103,28 @@ function ownFolder(dir: string): boolean {
     return info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The folder's real path, when no one but the running user and root can replace it: every
+ * folder above it is theirs and writable by no one else, unless sticky (as /tmp is: there, others
+ * cannot rename what is not theirs). Else undefined: whoever can write a folder above it could
+ * move it away and put a folder of their own, with their entries, in its place. The cache is
+ * used by its real path from then on, so a link above it cannot be repointed under tend.
+ */
+function unreplaceable(dir: string): string | undefined {
+  const uid = process.geteuid?.();
+  try {
+    const real = realpathSync(dir);
+    for (let folder = dirname(real); ; folder = dirname(folder)) {
+      const info = lstatSync(folder);
+      if (uid !== undefined && info.uid !== 0 && info.uid !== uid) return undefined;
+      if ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0) return undefined;
+      if (dirname(folder) === folder) return real;
+    }
+  } catch {
+    return undefined;
   }
 }
 
