@@ -2,6 +2,7 @@ import { errors, TendError, type ApplyContext, type CommandResult } from "@tend/
 import { parseSvStatus, parseSvStatusLine, type SvStatus } from "./parse-sv-status.js";
 import { controlLetter, writeSuperviseControl } from "./write-supervise-control.js";
 import { SV_ANSWERED, SV_BATCH } from "./sv-limits.js";
+import { svAsUser, svInProcess } from "./sv-as.js";
 
 /** One service directory a batched sv command acts on, and the resource it belongs to. */
 export interface SvTarget {
@@ -29,12 +30,13 @@ const FAILED = (status: SvStatus) => status.checked === false || (status.error !
  * not. When sv fails without naming a directory, or does not run at all, each directory of the
  * chunk is tried alone. Resolves with the failures by resource key. On this machine's own files,
  * a command that only writes its letter to `supervise/control` (`up`, `term`, `hup`…) is written
- * there as sv writes it, without starting sv (writeSuperviseControl).
+ * there as sv writes it, without starting sv (writeSuperviseControl), unless sv acts as another
+ * user (svAsUser).
  */
 export async function svBatch(ctx: ApplyContext, args: string[], targets: SvTarget[], options: SvBatchOptions = {}): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   const letter = controlLetter(args);
-  if (letter && ctx.files.local) {
+  if (letter && svInProcess(ctx)) {
     // On this machine's files, a command that only writes its letter is done as sv does it.
     for (const target of targets) {
       const line = writeSuperviseControl(target.dir, ctx.files.real(target.dir), letter);
@@ -48,7 +50,7 @@ export async function svBatch(ctx: ApplyContext, args: string[], targets: SvTarg
     const argv = ["sv", ...args, ...chunk.map((t) => t.dir)];
     let result: CommandResult;
     try {
-      result = await ctx.run.run({ argv, okCodes: SV_ANSWERED, timeoutMs: 30_000 });
+      result = await ctx.run.run({ argv, okCodes: SV_ANSWERED, timeoutMs: 30_000, ...svAsUser(ctx) });
     } catch (error) {
       if (chunk.length === 1 || !TendError.isInstance(error)) for (const target of chunk) failures.set(target.key, error);
       else await oneByOne(ctx, args, chunk, failures);
@@ -75,7 +77,7 @@ export async function svBatch(ctx: ApplyContext, args: string[], targets: SvTarg
 async function oneByOne(ctx: ApplyContext, args: string[], chunk: SvTarget[], failures: Map<string, unknown>): Promise<void> {
   for (const target of chunk) {
     try {
-      await ctx.run.run({ argv: ["sv", ...args, target.dir], timeoutMs: 30_000 });
+      await ctx.run.run({ argv: ["sv", ...args, target.dir], timeoutMs: 30_000, ...svAsUser(ctx) });
     } catch (error) {
       failures.set(target.key, error);
     }
