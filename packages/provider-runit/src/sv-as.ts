@@ -18,5 +18,5 @@ export function svAsUser(ctx: ReadContext): Pick<Command, "asUser"> {
  * and back.
  */
 export function svInProcess(ctx: ReadContext): boolean {
-  return ctx.files.local && svAsUser(ctx).asUser === undefined;
+  return ctx.files.local === true && svAsUser(ctx).asUser === undefined;
 }
