@@ -50,18 +50,17 @@ const CONTROL_TERM = [
 /**
  * The first lines of `./finish` (runsv runs it once the program has ended, before anything
  * else): TERM to what is left of the program's group, then KILL to whatever still runs after the
- * grace time. Zombies do not count as running: PID 1 reaps them in its own time.
+ * grace time. Zombies do not count as running: PID 1 reaps them in its own time. A process's
+ * `stat` is `pid (comm) state ppid pgrp …`, and comm may hold `) `: the fields are counted from
+ * the last `) `.
  */
 export function endGroupLines(): string[] {
   return [
     "# End what is left of the program's process group (./run noted it): TERM, then KILL after 3 s",
+    "# (each process's stat read whole by cat: the shell's read takes a system call per byte, and a",
+    "# host's thousands of processes would stretch the 3 s past sv's 7 s wait)",
     "group_runs() {",
-    "  for stat in /proc/[0-9]*/stat; do",
-    '    { read -r line < "$stat"; } 2>/dev/null || continue',
-    '    set -- "$1" ${line##*) }',
-    '    [ "$4" = "$1" ] && [ "$2" != Z ] && return 0',
-    "  done",
-    "  return 1",
+    `  cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$1" '{ sub(/.*\\) /, ""); if ($3 == g && $1 != "Z") f = 1 } END { exit !f }'`,
     "}",
     `group=$(cat ${GROUP_FILE} 2>/dev/null) && rm -f ${GROUP_FILE}`,
     'if [ -n "$group" ] && kill -TERM -"$group" 2>/dev/null; then',
