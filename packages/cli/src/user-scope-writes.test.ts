@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,5 +55,25 @@ describe.runIf(isRoot)("user-scope writes as root", () => {
     const result = await tend(["apply", "--init", "runit", "--root", root, "--user", "alice"], dir);
     expect(result.code).toBe(1);
     expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
+  });
+
+  it("cannot be made to delete a file outside the home by a record the user forged in her state", async () => {
+    const { dir, root } = await imageWithAlice();
+    await writeFile(join(root, "etc/precious"), "root's\n", { mode: 0o644 });
+    await writeFile(join(dir, "tend.yaml"), "tend: v1alpha1\ntype: File\nname: note\npath: /home/alice/note.txt\ncontent: hi\n");
+    expect((await tend(["apply", "--init", "runit", "--root", root, "--user", "alice"], dir)).code).toBe(0);
+    // Her state is hers to write: she records root's file as one tend wrote for her, with its hash.
+    const path = join(root, "home/alice/.local/state/tend/state.json");
+    const state = JSON.parse(await readFile(path, "utf8")) as { resources: Record<string, unknown> };
+    const hash = `sha256:${createHash("sha256").update("root's\n").digest("hex")}`;
+    state.resources["file:precious"] = {
+      resource: { type: "file", name: "precious", path: "/etc/precious", content: "root's\n" },
+      provider: "file",
+      artifacts: [{ store: "file", path: "/etc/precious", hash }],
+    };
+    await writeFile(path, JSON.stringify(state));
+    const result = await tend(["apply", "--init", "runit", "--root", root, "--user", "alice"], dir);
+    expect(await readFile(join(root, "etc/precious"), "utf8")).toBe("root's\n");
+    expect(`${result.stdout}${result.stderr}`).toContain("/etc/precious, outside /home/alice");
   });
 });

@@ -75,7 +75,7 @@ export class Session {
       },
     };
     this.parts = { facts: host.facts, scope: host.scope, runner: watched, files, root: root === undefined ? undefined : files.root, offline, log };
-    this.stateStore = new StateStore(files, stateDir(host.scope));
+    this.stateStore = new StateStore(files, stateDir(host.scope), host.scope.kind === "user" ? host.scope.home : undefined);
   }
 
   /**

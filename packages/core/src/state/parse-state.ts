@@ -15,8 +15,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * file is unusable); a record or artifact that cannot be trusted — a path that is not absolute
  * and normal, a key that does not match its resource — is left out and described in `problems`,
  * so it is reported and never acted on. A state may travel inside an image: its paths are input.
+ * A user's state is the user's to write: with `home`, a path of the core's stores outside it is
+ * such an entry (a user's run touches only the user's home; a forged entry would have root delete
+ * a file of root's when it applies `--user NAME`).
  */
-export function parseState(text: string): { state: StateFile; problems: string[] } {
+export function parseState(text: string, home?: string): { state: StateFile; problems: string[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -36,14 +39,14 @@ export function parseState(text: string): { state: StateFile; problems: string[]
     else problems.push(`the state's entry for provider ${name} is not an object; tend ignores it`);
   }
   for (const [key, value] of Object.entries(raw.resources)) {
-    const record = parseRecord(key, value, problems);
+    const record = parseRecord(key, value, problems, home);
     if (record) state.resources[key] = record;
   }
   return { state, problems };
 }
 
-/** One resource record, or undefined (with a problem) when it cannot be trusted. */
-export function parseRecord(key: string, value: unknown, problems: string[]): RecordedResource | undefined {
+/** One resource record, or undefined (with a problem) when it cannot be trusted; `home` as for parseState. */
+export function parseRecord(key: string, value: unknown, problems: string[], home?: string): RecordedResource | undefined {
   const reject = (why: string) => {
     problems.push(`the state's record of ${JSON.stringify(key)} ${why}; tend ignores it`);
     return undefined;
@@ -64,7 +67,7 @@ export function parseRecord(key: string, value: unknown, problems: string[]): Re
   }
   const artifacts: RecordedArtifact[] = [];
   for (const item of value.artifacts as unknown[]) {
-    const artifact = parseArtifact(item);
+    const artifact = parseArtifact(item, home);
     if (typeof artifact === "string") problems.push(`the state's record of ${key} ${artifact}; tend ignores that entry and never touches its path`);
     else artifacts.push(artifact);
   }
@@ -78,9 +81,12 @@ export function parseRecord(key: string, value: unknown, problems: string[]): Re
   };
 }
 
-function parseArtifact(item: unknown): RecordedArtifact | string {
+function parseArtifact(item: unknown, home: string | undefined): RecordedArtifact | string {
   if (!isObject(item) || typeof item.store !== "string" || typeof item.path !== "string") return "holds an artifact without a store and a path";
   if (CORE_STORES.includes(item.store) && !isNormalHostPath(item.path)) return `records the path ${JSON.stringify(item.path)}, which is not an absolute, normal path`;
+  if (CORE_STORES.includes(item.store) && home !== undefined && !item.path.startsWith(`${home}/`)) {
+    return `records ${item.path}, outside ${home}, where a run of this user's services and files writes nothing`;
+  }
   if (item.hash !== null && typeof item.hash !== "string") return `records ${item.path} without a hash`;
   if (item.writing !== undefined && typeof item.writing !== "string") return `records ${item.path} with a bad pending hash`;
   if (item.ephemeral !== undefined && (!Array.isArray(item.ephemeral) || item.ephemeral.some((e) => typeof e !== "string" || e.includes("/") || e === ".." || e === "."))) {

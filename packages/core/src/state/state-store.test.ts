@@ -82,6 +82,28 @@ describe("StateStore", () => {
     ]);
   });
 
+  it("of a user, ignores what the state or its journal records outside the user's home", async () => {
+    const inside = { store: "file", path: "/home/alice/.local/service/tend-web/run", hash: "sha256:a" };
+    const record = (path: string) => ({ resource: WEB, provider: "runit", artifacts: [inside, { store: "file", path, hash: "sha256:b" }] });
+    const root = await mkdtemp(join(tmpdir(), "tend-state-"));
+    await mkdir(join(root, "home/alice/.local/state/tend"), { recursive: true });
+    await writeFile(join(root, "home/alice/.local/state/tend/state.json"), JSON.stringify({ version: 2, serial: 1, resources: { "service:web": record("/etc/passwd") } }));
+    const set = { t: "set", key: "service:api", record: { ...record("/home/alicex/run"), resource: { ...WEB, name: "api" } } };
+    await writeFile(join(root, "home/alice/.local/state/tend/state.journal"), `${JSON.stringify({ t: "begin", serial: 1 })}\n${JSON.stringify(set)}\n`);
+    const scope = { kind: "user", user: "alice", uid: 1000, gid: 1000, home: "/home/alice" } as const;
+    const s = new StateStore(new LocalHostFiles(root, scope), "/home/alice/.local/state/tend", "/home/alice");
+    const state = await s.load();
+    expect(state.resources["service:web"]?.artifacts).toEqual([inside]);
+    expect(state.resources["service:api"]?.artifacts).toEqual([inside]);
+    expect(s.problems).toEqual([
+      expect.stringContaining("records /etc/passwd, outside /home/alice"),
+      expect.stringContaining("records /home/alicex/run, outside /home/alice"),
+    ]);
+    // The system's state has no such bound.
+    const system = await store({ version: 2, serial: 1, resources: { "service:web": record("/etc/passwd") } });
+    expect((await system.store.load()).resources["service:web"]?.artifacts).toHaveLength(2);
+  });
+
   it("reads version 1 state files", async () => {
     const { store: s } = await store({ version: 1, serial: 4, resources: { "service:web": { resource: WEB, provider: "runit", artifacts: [{ store: "file", path: "/x", hash: "sha256:a" }] } } });
     const state = await s.load();

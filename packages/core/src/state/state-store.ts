@@ -45,9 +45,14 @@ export class StateStore {
   private providersLine: string | undefined;
   private journalOnDisk = false;
 
+  /**
+   * `home`: a user scope's home. Its state is the user's to write, and an entry that records a
+   * path outside it is left out (see parseState).
+   */
   constructor(
     private readonly files: HostFileAccess,
     readonly dir: string,
+    private readonly home?: string,
   ) {
     this.path = join(dir, "state.json");
     this.journalPath = join(dir, "state.journal");
@@ -62,7 +67,7 @@ export class StateStore {
     this.problems = [];
     if (text !== null) {
       try {
-        const parsed = parseState(text);
+        const parsed = parseState(text, this.home);
         state = parsed.state;
         this.problems.push(...parsed.problems);
       } catch (error) {
@@ -96,7 +101,7 @@ export class StateStore {
         continue;
       }
       if (line.t === "set" && typeof line.key === "string") {
-        const record = parseRecord(line.key, line.record, this.problems);
+        const record = parseRecord(line.key, line.record, this.problems, this.home);
         if (record) state.resources[line.key] = record;
       } else if (line.t === "drop" && typeof line.key === "string") {
         delete state.resources[line.key];
