@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +16,7 @@ import { svBatch } from "./sv-batch.js";
 import { writeSuperviseControl } from "./write-supervise-control.js";
 import { removeService } from "./remove-batch.js";
 import { renderService } from "./render-service.js";
+import { startRunsvdir, stopRunsvdir } from "./__fixtures__/private-runsvdir.js";
 
 /**
  * The rendered scripts and the apply sequences against a real runsvdir: user services under a
@@ -46,19 +47,11 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
       log: () => undefined,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     };
-    runsvdir = spawn("runsvdir", [join(home, ".local/service")], { detached: true, stdio: "ignore" });
+    runsvdir = startRunsvdir(join(home, ".local/service"));
   });
 
   afterAll(async () => {
-    if (runsvdir?.pid) {
-      process.kill(runsvdir.pid, "SIGHUP"); // runsvdir: TERM every runsv, then exit
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      try {
-        process.kill(-runsvdir.pid, "SIGKILL"); // anything left in its process group
-      } catch {
-        // all gone
-      }
-    }
+    await stopRunsvdir(runsvdir);
     await rm(base, { recursive: true, force: true });
   });
 

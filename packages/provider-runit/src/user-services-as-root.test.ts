@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
 import { chmod, chown, lchown, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { LocalHostFiles, ProcessRunner, type ApplyContext, type Scope } from "@t
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSvStatus } from "./read-sv-status.js";
 import { svBatch } from "./sv-batch.js";
+import { startRunsvdir, stopRunsvdir } from "./__fixtures__/private-runsvdir.js";
 
 /**
  * Root applying `--user NAME` reaches that user's runit services, whose folders (and the
@@ -19,47 +20,44 @@ const NOBODY = { uid: 65534, gid: 65534 };
 const missing = ["runsvdir", "sv"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
 const why = process.getuid?.() !== 0 ? " (skipped: needs root, to act for another user)" : missing.length > 0 ? ` (skipped: no ${missing.join(", ")})` : "";
 
+/** A service of NOBODY's under a runsvdir of NOBODY's, and the context of root applying `--user nobody`. */
+async function nobodysService(): Promise<{ base: string; service: string; runsvdir: ChildProcess; ctx: ApplyContext }> {
+  const base = await mkdtemp(join(tmpdir(), "tend-runit-as-user-"));
+  await chmod(base, 0o755);
+  const home = join(base, "home");
+  const service = join(home, ".local/service/tend-web");
+  await mkdir(service, { recursive: true });
+  await writeFile(join(service, "run"), "#!/bin/sh\nexec sleep 1000\n", { mode: 0o755 });
+  for (const path of [home, join(home, ".local"), join(home, ".local/service"), service, join(service, "run")]) await chown(path, NOBODY.uid, NOBODY.gid);
+  const scope: Scope = { kind: "user", user: "nobody", ...NOBODY, home };
+  const ctx: ApplyContext = {
+    host: { name: "live", init: "runit", os: "linux", arch: process.arch, user: "root", home: "/root" },
+    init: "runit",
+    scope,
+    run: new ProcessRunner(),
+    files: new LocalHostFiles(undefined, scope) as unknown as ApplyContext["files"],
+    offline: false,
+    state: { get: () => undefined, set: () => undefined },
+    log: () => undefined,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+  return { base, service, runsvdir: startRunsvdir(join(home, ".local/service"), NOBODY), ctx };
+}
+
 describe.skipIf(why !== "")(`a user's services, reached by root${why}`, () => {
-  let base: string;
+  let live: Awaited<ReturnType<typeof nobodysService>>;
   let service: string;
-  let runsvdir: ChildProcess;
   let ctx: ApplyContext;
 
   beforeAll(async () => {
-    base = await mkdtemp(join(tmpdir(), "tend-runit-as-user-"));
-    await chmod(base, 0o755);
-    const home = join(base, "home");
-    service = join(home, ".local/service/tend-web");
-    await mkdir(service, { recursive: true });
-    await writeFile(join(service, "run"), "#!/bin/sh\nexec sleep 1000\n", { mode: 0o755 });
-    for (const path of [home, join(home, ".local"), join(home, ".local/service"), service, join(service, "run")]) await chown(path, NOBODY.uid, NOBODY.gid);
-    runsvdir = spawn("runsvdir", [join(home, ".local/service")], { detached: true, stdio: "ignore", ...NOBODY });
-    const scope: Scope = { kind: "user", user: "nobody", ...NOBODY, home };
-    ctx = {
-      host: { name: "live", init: "runit", os: "linux", arch: process.arch, user: "root", home: "/root" },
-      init: "runit",
-      scope,
-      run: new ProcessRunner(),
-      files: new LocalHostFiles(undefined, scope) as unknown as ApplyContext["files"],
-      offline: false,
-      state: { get: () => undefined, set: () => undefined },
-      log: () => undefined,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    };
+    live = await nobodysService();
+    ({ service, ctx } = live);
     await until("runsv to start the service", async () => (await readSvStatus([service], ctx)).get(service)?.line.startsWith("run: ") === true);
   });
 
   afterAll(async () => {
-    if (runsvdir?.pid) {
-      process.kill(runsvdir.pid, "SIGHUP");
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      try {
-        process.kill(-runsvdir.pid, "SIGKILL");
-      } catch {
-        // all gone
-      }
-    }
-    await rm(base, { recursive: true, force: true });
+    await stopRunsvdir(live?.runsvdir);
+    if (live) await rm(live.base, { recursive: true, force: true });
   });
 
   /** Polls until `check` holds (runsv acts on a letter when it next reads its FIFO). */
@@ -82,7 +80,7 @@ describe.skipIf(why !== "")(`a user's services, reached by root${why}`, () => {
   }
 
   it("writes no control letter through a link the user planted into a file of root's", async () => {
-    const victim = join(base, "victim");
+    const victim = join(live.base, "victim");
     await writeFile(victim, "precious\n", { mode: 0o644 });
     const restore = await plant("control", victim);
     try {
@@ -100,7 +98,7 @@ describe.skipIf(why !== "")(`a user's services, reached by root${why}`, () => {
   });
 
   it("reads the status as the user: a link to a FIFO only root may open is not opened", async () => {
-    const fifo = join(base, "roots-fifo");
+    const fifo = join(live.base, "roots-fifo");
     spawnSync("mkfifo", ["-m", "600", fifo]);
     // A reader, so that a writer's open would succeed for whoever may open it.
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
