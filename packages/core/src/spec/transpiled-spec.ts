@@ -125,7 +125,6 @@ function interopDefault(mod: unknown): unknown {
   const noDefault = fallback === null || fallback === undefined;
   if (noDefault && mod instanceof Promise) return mod;
   const defaultIsObject = typeof fallback === "object" || typeof fallback === "function";
-  const callsDefault = typeof fallback === "function" && typeof mod !== "function";
   const lookIntoDefault = defaultIsObject && !(fallback instanceof Promise);
   const seen = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
@@ -144,6 +143,5 @@ function interopDefault(mod: unknown): unknown {
       seen.set(name, value);
       return value;
     },
-    apply: callsDefault ? (_, self, args) => Reflect.apply(fallback as (...a: unknown[]) => unknown, self, args) : undefined,
   });
 }
