@@ -330,8 +330,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     };
     /** The pid dinit lists for a form's service, "" when none. */
     const pidOf = async (form: ExecForm) => String((await listed(`tend-${nameOf(form)}`))?.pid ?? "");
-    const groupOf = async (pid: string | number) => (await host.mustSh(`ps -o pgid= -p ${pid}`)).trim();
-    const { liveOf, snapshot, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: pidOf, pipelineShares: "process group" });
+    const { liveOf, snapshot, sharedOf: groupOf, oneEach, expectOnlyNew } = formProcesses({ host: () => host, forms: FORMS, nameOf, supervisedPid: pidOf, pipelineShares: "process group" });
     /** None of `old` alive right now: what apply must have ended before it returned. */
     async function expectNoneOf(old: Map<ExecForm, string[]>): Promise<void> {
       for (const form of FORMS) {

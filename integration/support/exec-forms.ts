@@ -71,6 +71,7 @@ export function formProcesses({ host: hostOf, forms, nameOf, supervisedPid, pipe
   /** Every live process of every side of a form (the process table, not the init). */
   const liveOf = async (form: ExecForm) => (await Promise.all(sides(form).map((name) => livePids(hostOf(), name)))).flat();
   const snapshot = async () => new Map(await Promise.all(forms.map(async (form) => [form, await liveOf(form)] as const)));
+  /** The process group or session (as `pipelineShares` says) of a pid, as ps prints it. */
   const sharedOf = async (pid: string) => (await hostOf().mustSh(`ps -o ${pipelineShares === "session" ? "sess" : "pgid"}= -p ${pid}`)).trim();
 
   /** Waits until each side of each form (of `some`) runs exactly one live process, and the init supervises a pid other than `before`'s; resolves with the supervised pids. */
@@ -102,5 +103,5 @@ export function formProcesses({ host: hostOf, forms, nameOf, supervisedPid, pipe
     }
   }
 
-  return { sides, liveOf, snapshot, oneEach, expectOnlyNew };
+  return { sides, liveOf, snapshot, sharedOf, oneEach, expectOnlyNew };
 }
