@@ -166,8 +166,9 @@ export const errors = {
     ),
   verifyFailed: (ref: string, why: string, o?: TendErrorOptions) =>
     new TendError("TEND_VERIFY_FAILED", `${ref} did not verify: ${why}`, { resource: ref, ...o }),
-  unsafePath: (path: string, why: string, o?: TendErrorOptions) =>
-    new TendError("TEND_UNSAFE_PATH", `refusing to write ${path}: ${why}`, o),
+  /** `action` is what tend was about to do there: a read is refused as a read, not as a write. */
+  unsafePath: (path: string, why: string, o?: TendErrorOptions, action = "write") =>
+    new TendError("TEND_UNSAFE_PATH", `refusing to ${action} ${path}: ${why}`, o),
   spec: (message: string, o?: TendErrorOptions) => new TendError("TEND_SPEC", message, o),
   usage: (message: string, o?: TendErrorOptions) => new TendError("TEND_USAGE", message, o),
   unknownInit: (init: string, known: string[], o?: TendErrorOptions) =>

@@ -193,6 +193,21 @@ describe("LocalHostFiles", () => {
     expect(await files.readLink("/etc/other")).toBeNull();
   });
 
+  it("refuses a read through a link loop as a read, and changes nothing", async () => {
+    const root = await imageRoot();
+    await symlink("/etc/sv", join(root, "etc/sv"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    let thrown: unknown;
+    try {
+      files.inspect("/etc/sv/tend-web/run");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: "TEND_UNSAFE_PATH" });
+    expect((thrown as Error).message).toMatch(/^refusing to use \/etc\/sv: resolving it inside .* follows more than 40 symlinks$/);
+    expect(await readdir(join(root, "etc"))).toEqual(["sv"]);
+  });
+
   it("reads a file without following a link there", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/real"), "secret\n");
