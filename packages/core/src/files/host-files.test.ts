@@ -193,6 +193,25 @@ describe("LocalHostFiles", () => {
     expect(await files.readLink("/etc/other")).toBeNull();
   });
 
+  it("gives a file's text as inspect read it, until tend writes or runs a command", async () => {
+    const root = await imageRoot();
+    const unit = join(root, "etc/tend-web.service");
+    await writeFile(unit, "[Install]\nWantedBy=multi-user.target\n");
+    const files = new LocalHostFiles(root, SYSTEM);
+    expect(files.inspect("/etc/tend-web.service")).toEqual({ kind: "file", content: "[Install]\nWantedBy=multi-user.target\n" });
+    await writeFile(unit, "[Install]\n");
+    expect(await files.readFile("/etc/tend-web.service")).toBe("[Install]\nWantedBy=multi-user.target\n");
+    // a command ran (systemctl may rewrite what it manages): the file is read again
+    files.forgetFolders();
+    expect(await files.readFile("/etc/tend-web.service")).toBe("[Install]\n");
+    files.inspect("/etc/tend-web.service");
+    await writeFile(unit, "");
+    await files.writeFile("/etc/other", "y\n");
+    expect(await files.readFile("/etc/tend-web.service")).toBe("");
+    // a path inspect never read is read as it is
+    expect(await files.readFile("/etc/none")).toBeNull();
+  });
+
   it("refuses a read through a link loop as a read, and changes nothing", async () => {
     const root = await imageRoot();
     await symlink("/etc/sv", join(root, "etc/sv"));

@@ -57,6 +57,12 @@ export class LocalHostFiles implements HostFileAccess {
    * link as an artifact and then asks where it points (runit's boot prediction) reads it once.
    */
   private readonly links = new Map<string, string>();
+  /**
+   * The text of each regular file `inspect` read, by host path, until tend writes or runs a
+   * command: a plan that reads a unit as an artifact and then reads it for its `[Install]`
+   * section (systemd's enablement from the tree) reads it once.
+   */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     root: string | undefined,
@@ -71,6 +77,7 @@ export class LocalHostFiles implements HostFileAccess {
   forgetFolders(): void {
     this.folders.forget();
     this.links.clear();
+    this.texts.clear();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
@@ -103,6 +110,8 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   readFile(path: string): Promise<string | null> {
+    const seen = this.texts.get(path);
+    if (seen !== undefined) return Promise.resolve(seen);
     return this.read("read", path, (real) => readRegular(real));
   }
 
@@ -148,6 +157,7 @@ export class LocalHostFiles implements HostFileAccess {
       const content = readRegular(real);
       if (content === null) return { kind: "absent" };
       this.modified.set(path, info.mtimeMs);
+      this.texts.set(path, content);
       return { kind: "file", content };
     } catch (error) {
       throw fsError(error, "read", path);
@@ -218,6 +228,7 @@ export class LocalHostFiles implements HostFileAccess {
     this.folders.forget();
     this.modified.clear();
     this.links.clear();
+    this.texts.clear();
     const folders = new FolderResolver(this.root);
     if (operations.length > 0 && !existsSync(this.root)) {
       try {
