@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,6 +70,35 @@ describe("tend", () => {
     expect(json).toMatchObject({ formatVersion: 1, command: "plan", result: { init: "runit", counts: { add: 1 }, changes: [{ key: "file:motd", action: "add", files: [{ path: "/etc/motd", change: "write", why: "new" }] }] } });
     expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
     expect((await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
+  });
+
+  it("warns of a timer whose time a clock change skips in the host's zone, in the init's words", async () => {
+    const timer = (name: string, schedule: string) => `tend: v1alpha1\ntype: Timer\nname: ${name}\nexec: /usr/local/bin/${name}\nschedule: "${schedule}"\n`;
+    const dir = await specDir([timer("backup", "30 2 * * *"), timer("report", "0 4 * * *")].join("---\n"));
+    const root = join(dir, "root");
+    const withCron = async (at: string) => {
+      await mkdir(join(at, "etc/cron.d"), { recursive: true });
+      await mkdir(join(at, "usr/sbin"), { recursive: true });
+      await writeFile(join(at, "usr/sbin/cron"), "", { mode: 0o755 });
+    };
+    await withCron(root);
+    // no zone said: nothing to warn of
+    const quiet = await cli(["plan", "--init", "runit", "--root", root], dir);
+    expect(quiet.out).toContain("+ timer:backup");
+    expect(quiet.out).not.toContain("warning");
+    await symlink("../usr/share/zoneinfo/Europe/Berlin", join(root, "etc/localtime"));
+    const skipped = /timer:backup warning: runs at 02:30, a time Europe\/Berlin skips on \d{4}-03-(2[5-9]|3[01]) \(clocks go from 02:00 to 03:00\): /;
+    const cron = await cli(["plan", "--init", "runit", "--root", root], dir);
+    expect(cron.code).toBe(0);
+    expect(cron.out).toMatch(new RegExp(`${skipped.source}cron runs it right after the jump, at 03:00; pick a time outside 02:00–03:00 to run it at its time every day\n`));
+    expect(cron.out).not.toContain("timer:report warning");
+    const systemd = await cli(["plan", "--init", "systemd", "--root", root], dir);
+    expect(systemd.out).toMatch(new RegExp(`${skipped.source}systemd does not run it that day;`));
+    // a zone named in /etc/timezone, where /etc/localtime is not a link
+    const other = join(dir, "other");
+    await withCron(other);
+    await writeFile(join(other, "etc/timezone"), "America/New_York\n");
+    expect((await cli(["plan", "--init", "runit", "--root", other], dir)).out).toMatch(/timer:backup warning: runs at 02:30, a time America\/New_York skips on \d{4}-03-(0[89]|1[0-4]) /);
   });
 
   it("observes named resources and refuses unknown references", async () => {

@@ -30,7 +30,7 @@ describeConformance({
 describe("the cron provider", () => {
   it("serves timers as a fallback, on any init that has none of its own", () => {
     expect(provider.serves).toEqual({ inits: [], types: ["timer"], fallback: true });
-    expect(provider.capabilities).toEqual({ timer: { userTimers: true } });
+    expect(provider.capabilities).toEqual({ timer: { userTimers: true, skippedTimes: "run-after" } });
     expect(Object.keys(provider.stores ?? {})).toEqual(["crontab-block"]);
   });
 

@@ -27,7 +27,7 @@ export function createCronProvider(options: CronProviderOptions = {}): ProviderD
     apiVersion: 1,
     name: "cron",
     serves: { inits: [], types: ["timer"], fallback: true },
-    capabilities: { timer: { userTimers: true } },
+    capabilities: { timer: { userTimers: true, skippedTimes: "run-after" } },
     check: (resource) => checkTimer(resource),
     render(resource, ctx) {
       if (resource.type !== "timer") return [];

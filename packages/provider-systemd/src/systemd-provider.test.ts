@@ -334,7 +334,7 @@ describe("the provider", () => {
   it("declares what it can express as data", () => {
     expect(provider.capabilities).toEqual({
       service: { userServices: true, distroUnits: true, after: "targets", escapeHatch: "systemd", displayManager: true, reloadSignal: true },
-      timer: { userTimers: true },
+      timer: { userTimers: true, skippedTimes: "skip" },
     });
   });
 });

@@ -26,7 +26,7 @@ export const systemdProvider = defineProvider({
       displayManager: true,
       reloadSignal: true,
     },
-    timer: { userTimers: true },
+    timer: { userTimers: true, skippedTimes: "skip" },
   },
   check: checkResource,
   warnings: hatchWarnings,

@@ -25,5 +25,12 @@ export interface Capabilities {
   timer?: {
     /** `user: true` timers. */
     userTimers?: boolean;
+    /**
+     * What the timers do on a day a clock change skips the time they run at (the change to
+     * summer time): `"skip"`, no run that day (systemd); `"run-after"`, a run right after the
+     * jump (cron(8) on Debian, cronie). Plan warns of such a day either way; left out, its
+     * warning says the init's behaviour is not known.
+     */
+    skippedTimes?: "skip" | "run-after";
   };
 }

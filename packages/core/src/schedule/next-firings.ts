@@ -29,9 +29,14 @@ export function nextFirings(schedule: Schedule, after: Date, count: number): Dat
 }
 
 function matchesDay(schedule: Schedule, day: Date): boolean {
-  if (!schedule.month.values.includes(day.getMonth() + 1)) return false;
-  const dom = schedule.dayOfMonth.values.includes(day.getDate());
-  const dow = schedule.dayOfWeek.values.includes(day.getDay());
+  return matchesDate(schedule, { month: day.getMonth() + 1, day: day.getDate(), weekday: day.getDay() });
+}
+
+/** Whether cron runs the schedule on a date (`month` 1–12, `weekday` 0 = Sunday) at all. */
+export function matchesDate(schedule: Schedule, date: { month: number; day: number; weekday: number }): boolean {
+  if (!schedule.month.values.includes(date.month)) return false;
+  const dom = schedule.dayOfMonth.values.includes(date.day);
+  const dow = schedule.dayOfWeek.values.includes(date.weekday);
   // cron: when either day field is unrestricted (starts with `*`) both must match, else either.
   return schedule.dayOfMonth.star || schedule.dayOfWeek.star ? dom && dow : dom || dow;
 }

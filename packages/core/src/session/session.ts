@@ -17,6 +17,7 @@ import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js"
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
+import { clockGapNotes } from "../plan/clock-gap-notes.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { findReplacedCode } from "../observe/find-replaced-code.js";
 import { findOlderDefinitions } from "../observe/find-older-definitions.js";
@@ -318,6 +319,7 @@ export class Session {
       const found = assigned.get(key)?.warnings?.(resource, this.renderContext()) ?? [];
       if (found.length > 0) notes.set(key, found);
     }
+    for (const [key, warning] of await clockGapNotes(resources, assigned, this.files, new Date())) notes.set(key, [...(notes.get(key) ?? []), warning]);
     const plan = planChanges({
       host: this.host.facts,
       initDisplayName: this.registry.inits.displayName(this.host.facts.init),
