@@ -186,6 +186,21 @@ describe("apply", () => {
     expect(second.runner.lines.some((l) => l.includes("restart"))).toBe(false);
   });
 
+  it("reloads a distro unit only while it runs: reloadOn never starts a stopped one", async () => {
+    const sim = simProvider(new Map([["nginx", { enabled: true, running: false, pid: 0, canReload: true }]]));
+    const nginx = { type: "service", name: "nginx", reloadOn: ["file:conf"], ...FAST };
+    const first = await cycle([CONF, nginx], sim.provider);
+    const second = await cycle([{ ...CONF, content: "new\n" }, nginx], sim.provider, first.root);
+    expect(second.plan.entries.find((e) => e.key === "service:nginx")).toMatchObject({ ops: [], reasons: ["file:conf changed, reloadOn matched"] });
+    expect(second.runner.lines.filter((l) => !l.startsWith("simctl status"))).toEqual([]);
+    expect(sim.units.get("nginx")!.running).toBe(false);
+    // running, it is reloaded (same process), not restarted
+    sim.units.set("nginx", { enabled: true, running: true, pid: 41, canReload: true });
+    const third = await cycle([{ ...CONF, content: "newer\n" }, nginx], sim.provider, first.root);
+    expect(third.runner.lines).toContain("simctl reload -- nginx");
+    expect(sim.units.get("nginx")!.pid).toBe(41);
+  });
+
   it("removes a resource the spec dropped: stop, disable, delete exactly its files", async () => {
     const sim = simProvider();
     const first = await cycle([CONF, WEB], sim.provider);
