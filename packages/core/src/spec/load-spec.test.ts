@@ -102,6 +102,15 @@ describe("loading specs that misbehave", () => {
     expect(((await loadSpec(laughs, HOST).catch((e: unknown) => e)) as TendError).message).toContain("its aliases expand to too much data");
   });
 
+  it("refuses a key given twice and a text nested beyond reason, each as the spec's error at its line", async () => {
+    const twice = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/a\nexec: /opt/b\n");
+    const dup = (await loadSpec(twice, HOST).catch((e: unknown) => e)) as TendError;
+    expect(dup).toMatchObject({ code: "TEND_SPEC", message: `${twice} is not valid YAML: Map keys must be unique`, location: { line: 5 } });
+    const deep = await specFile("tend.yaml", `tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/a\nenv:\n  A: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`);
+    const nested = (await loadSpec(deep, HOST).catch((e: unknown) => e)) as TendError;
+    expect(nested).toMatchObject({ code: "TEND_SPEC", message: `${deep} is not valid YAML: it nests too deeply` });
+  });
+
   it("keeps aliases within one document working", async () => {
     const file = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: a\nexec: /a\nenv: &e { A: '1' }\ndescription: x\n");
     expect((await loadSpec(file, HOST)).resources).toHaveLength(1);

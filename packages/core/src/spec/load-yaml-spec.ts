@@ -24,7 +24,9 @@ export async function parseYamlSpec(file: string, text: string): Promise<RawSpec
     const at = (offset: number | undefined): ErrorLocation => ({ file, ...(offset !== undefined ? { line: lineCounter.linePos(offset).line } : {}) });
     if (doc.errors.length > 0) {
       const first = doc.errors[0]!;
-      throw errors.spec(`${file} is not valid YAML: ${first.message.split("\n")[0]}`, at(first.pos[0]));
+      // The parser nests a call per level: a deep enough text runs the stack out.
+      const why = /Maximum call stack/.test(first.message) ? "it nests too deeply" : first.message.split("\n")[0];
+      throw errors.spec(`${file} is not valid YAML: ${why}`, at(first.pos[0]));
     }
     if (doc.contents === null) continue;
     if (!isMap(doc.contents)) throw errors.spec("each YAML document must be one resource (a mapping)", at(doc.contents.range?.[0]));
