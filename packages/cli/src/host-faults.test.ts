@@ -69,6 +69,26 @@ describe("the host's faults, met as clear errors", () => {
     expectCleanError(result.stderr, "TEND_READ_ONLY");
   });
 
+  it.runIf(isRoot)("plan writes nothing: on a read-only root (its cache there too) it plans a converged host and a change alike", async () => {
+    const spec = (port: number) => `${FILE("conf", "/etc/web.conf", `port = ${port}\n`)}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n`;
+    const dir = await specDir(spec(1));
+    await writeFile(join(dir, "edited.yaml"), spec(2));
+    const root = join(dir, "root");
+    await mkdir(root);
+    const plan = (file: string) => `TEND_CACHE_DIR=${root}/cache ${process.execPath} ${CLI} plan -f ${file} --init runit --root ${root} --detailed-exitcode`;
+    const script = [
+      `mount -t tmpfs tmpfs ${root}`,
+      `${process.execPath} ${CLI} apply --init runit --root ${root} >/dev/null`,
+      `mount -o remount,ro ${root}`,
+      `${plan("tend.yaml")}; echo "converged: $?"`,
+      `${plan("edited.yaml")}; echo "edited: $?"`,
+    ].join(" && ");
+    const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("converged: 0\n");
+    expect(result.stdout).toMatch(/\n {2}~ file:conf {2}rewrite its files\n {2}0 to add, 1 to change, 0 to remove\nedited: 2\n$/);
+  });
+
   it.runIf(isRoot)("no permission on the state or lock: TEND_PERMISSION with a hint", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     const root = join(dir, "root");
