@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir, readdir, rm } from "node:fs/promises";
+import { readFile, writeFile, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simProvider, type SimUnit } from "../__fixtures__/sim-provider.js";
@@ -225,6 +225,12 @@ describe("apply", () => {
     const adopted = await cycle([CONF], sim.provider, root, true);
     expect(adopted.report.ok).toBe(true);
     expect(await readFile(join(root, "etc/web/web.conf"), "utf8")).toBe("port = 8080\n");
+    // the admin's copy is kept, readable by root alone
+    const backups = join(root, "var/lib/tend/backups");
+    const [stamp] = await readdir(backups);
+    const kept = join(backups, stamp!, "file/etc/web/web.conf");
+    expect(await readFile(kept, "utf8")).toBe("admin's\n");
+    expect((await stat(kept)).mode & 0o777).toBe(0o600);
   });
 
   it("fails verification for a service that dies, with its logs, and stops only its dependents", async () => {
