@@ -196,6 +196,23 @@ describe("services and timers on a booted systemd", () => {
     expect(await host.mustSh("stat -c %U /proc/$(systemctl --user -M alice@ show -p MainPID --value tend-syncthing.service)")).toBe("alice\n");
   });
 
+  it("says a user's manager is not running, and how to start it, writing nothing; once it runs, the same spec plans", async () => {
+    const spec = "/home/dave/p/tend.yaml";
+    await host.mustSh(`useradd -m dave && mkdir /home/dave/p && printf 'tend: v1alpha1\\ntype: Service\\nname: web\\nexec: /bin/sleep 1000\\nuser: true\\n' > ${spec} && chown -R dave: /home/dave/p`);
+    try {
+      // no login session and no linger: no manager (docker exec opens no PAM session)
+      const refused = await host.tend(["apply", "-f", spec], { user: "dave" });
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toMatch(/^error TEND_SYSTEMD_NO_USER_MANAGER: dave's systemd user manager is not running, so tend can neither see nor start dave's units \(systemctl --user: Failed to connect to bus/);
+      expect(refused.stderr).toContain("hint As root, `loginctl enable-linger dave` starts it now and at every boot");
+      expect(await exists("/home/dave/.config/systemd")).toBe(false);
+      await host.mustSh("loginctl enable-linger dave && for i in $(seq 100); do [ -S /run/user/$(id -u dave)/bus ] && exit 0; sleep 0.1; done; exit 1");
+      expect(await host.expectTend(["plan", "-f", spec], { user: "dave", exitCode: 0 })).toContain("+ service:web  /bin/sleep 1000");
+    } finally {
+      await host.mustSh("loginctl disable-linger dave");
+    }
+  });
+
   it("schedules the timers: gc on Sundays, alice's backup at 02:30, enabled and waiting", async () => {
     expect(await show("tend-gc.timer", "TimersCalendar")).toContain("OnCalendar=Sun *-*-* 00:00:00");
     expect(await host.mustSh("systemctl is-enabled tend-gc.timer")).toBe("enabled\n");

@@ -290,6 +290,26 @@ describe("apply: user services", () => {
     ]);
   });
 
+  it("says the user's manager is not running when systemctl finds no bus, and how to start it", async () => {
+    vi.mocked(processUid).mockReturnValue(1000);
+    try {
+      const runner = new RecordingRunner().on(/^systemctl --user /, { exitCode: 1, stderr: "Failed to connect to bus: No such file or directory\n" });
+      const ctx = await applyContext({ init: "systemd", scope: "user", runner });
+      const error = await provider.observe([syncthing], ctx).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: "TEND_SYSTEMD_NO_USER_MANAGER",
+        message: "alice's systemd user manager is not running, so tend can neither see nor start alice's units (systemctl --user: Failed to connect to bus: No such file or directory)",
+        hint: "As root, `loginctl enable-linger alice` starts it now and at every boot, or run tend in a login session of alice's",
+      });
+      // another failure is reported as it is
+      const other = new RecordingRunner().on(/^systemctl --user /, { exitCode: 1, stderr: "Access denied\n" });
+      const failed = await provider.observe([syncthing], await applyContext({ init: "systemd", scope: "user", runner: other })).catch((e: unknown) => e);
+      expect(failed).toMatchObject({ code: "TEND_COMMAND_FAILED" });
+    } finally {
+      vi.mocked(processUid).mockReturnValue(0);
+    }
+  });
+
   it("uses plain --user with XDG_RUNTIME_DIR when run as alice", async () => {
     vi.mocked(processUid).mockReturnValue(1000);
     try {

@@ -4,6 +4,7 @@ import { applyChange } from "./apply-change.js";
 import { checkResource } from "./check-resource.js";
 import { hatchWarnings } from "./hatch-warnings.js";
 import { observeUnits } from "./observe-units.js";
+import { asNoUserManager } from "./no-user-manager.js";
 import { probeUnits } from "./probe-units.js";
 import { refusedOperations } from "./refused-operations.js";
 import { reloadManagers } from "./reload-managers.js";
@@ -31,7 +32,10 @@ export const systemdProvider = defineProvider({
   check: checkResource,
   warnings: hatchWarnings,
   render: renderArtifacts,
-  observe: observeUnits,
+  observe: (resources, ctx) =>
+    observeUnits(resources, ctx).catch((error: unknown) => {
+      throw asNoUserManager(error, ctx.scope);
+    }),
   refusedOperations,
   afterWrites: reloadManagers,
   apply: applyChange,
