@@ -268,6 +268,37 @@ describe.runIf(isRoot)("LocalHostFiles as root", () => {
     expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
   });
 
+  it("cannot be steered out of a user's folder by a link the user swaps in and out while tend writes", async () => {
+    const root = await withAlice();
+    await mkdir(join(root, "etc/secret"), { mode: 0o755 });
+    await writeFile(join(root, "etc/secret/keep"), "root's\n");
+    await mkdir(join(root, "home/alice/.config"));
+    await chown(join(root, "home/alice/.config"), 65534, 65534);
+    // alice, as fast as she can: her folder, then a link to root's folder in its place, and back
+    const swap = "while :; do mv .config .real; ln -s ../../etc/secret .config; rm .config; mv .real .config; done";
+    const attacker = spawn("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", swap], { cwd: join(root, "home/alice"), stdio: "ignore" });
+    let written = 0;
+    try {
+      // A few seconds of writes, each its own resolution of the path, whoever wins the race.
+      const until = performance.now() + 4_000;
+      for (let i = 0; performance.now() < until; i++) {
+        const files = new LocalHostFiles(root, SYSTEM);
+        await files.writeFile("/home/alice/.config/keep", `owned ${i}\n`).then(
+          () => (written += 1),
+          () => undefined, // refused, or alice's own write was denied: either way not root's
+        );
+      }
+    } finally {
+      attacker.kill("SIGKILL");
+      await new Promise((resolve) => attacker.once("exit", resolve));
+    }
+    expect(await readdir(join(root, "etc/secret"))).toEqual(["keep"]);
+    expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
+    expect((await lstat(join(root, "etc/secret/keep"))).uid).toBe(0);
+    // the race was run: some writes landed in her own folder, as hers
+    expect(written).toBeGreaterThan(0);
+  }, 60_000);
+
   it("refuses to give a file in a user's folder to someone else", async () => {
     const root = await withAlice();
     const files = new LocalHostFiles(root, SYSTEM);
