@@ -46,7 +46,7 @@ export function clockGaps(zone: string, start: Date, days: number): ClockGap[] {
         day: local.getUTCDate(),
         weekday: local.getUTCDay(),
         from,
-        // A gap that ran past midnight: only its first day's part (no zone has one).
+        // A gap that ran past midnight: only its part on its first day is kept.
         to: Math.min(from + after - before, 24 * 60),
       });
     }
