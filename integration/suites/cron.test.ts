@@ -157,4 +157,29 @@ describe("cron timers on a runit host", () => {
       "timer name `backup.daily` holds a `.`, which cron ignores in /etc/cron.d file names",
     );
   });
+
+  // The host's clock cannot be set here: cron runs under libfaketime, from just before the day's
+  // jump, twenty times as fast. A 02:30 that never happens runs only through cron's own handling.
+  it("warns of a time summer time skips, and cron runs it right after the jump, as the warning says", async () => {
+    const spec = "/spec/dst.yaml";
+    await host.writeFile(spec, 'tend: v1alpha1\ntype: Timer\nname: dst\nexec: echo ran >> /var/tmp/tend-dst\nschedule: "30 2 * * *"\n');
+    const zone = (await host.mustExec(["readlink", "/etc/localtime"])).trim();
+    await host.mustExec(["ln", "-sfn", "/usr/share/zoneinfo/Europe/Berlin", "/etc/localtime"]);
+    let faked = "";
+    try {
+      const plan = await host.expectTend(["plan", "-f", spec]);
+      const warned = /timer:dst warning: runs at 02:30, a time Europe\/Berlin skips on (\d{4}-\d\d-\d\d) \(clocks go from 02:00 to 03:00\): cron runs it right after the jump, at 03:00;/.exec(plan);
+      expect(warned, plan).not.toBeNull();
+      await host.expectTend(["apply", "-f", spec]);
+      await host.mustExec(["sv", "-w", "10", "stop", "cron"]);
+      faked = (await host.mustSh(`faketime -f '@${warned![1]} 01:58:30 x20' cron -f >/dev/null 2>&1 & echo $!`)).trim();
+      await host.waitFor(async () => (await host.exec(["test", "-s", "/var/tmp/tend-dst"])).exitCode === 0, { timeoutMs: 30_000, what: "cron to run the 02:30 job after the jump" });
+      expect(await host.readFile("/var/tmp/tend-dst")).toBe("ran\n");
+    } finally {
+      if (faked) await host.exec(["kill", faked]);
+      await host.mustExec(["ln", "-sfn", zone, "/etc/localtime"]);
+      await host.mustExec(["sv", "start", "cron"]);
+      await host.expectTend(["apply", "-f", EMPTY_SPEC]);
+    }
+  });
 });
