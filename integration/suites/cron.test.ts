@@ -176,9 +176,10 @@ describe("cron timers on a runit host", () => {
       await host.waitFor(async () => (await host.exec(["test", "-s", "/var/tmp/tend-dst"])).exitCode === 0, { timeoutMs: 30_000, what: "cron to run the 02:30 job after the jump" });
       expect(await host.readFile("/var/tmp/tend-dst")).toBe("ran\n");
     } finally {
-      if (faked) await host.exec(["kill", faked]);
+      // cron holds its pid file's lock until it is gone: the supervised one starts after that
+      if (faked) await host.mustSh(`kill ${faked}; while kill -0 ${faked} 2>/dev/null; do sleep 0.1; done`);
       await host.mustExec(["ln", "-sfn", zone, "/etc/localtime"]);
-      await host.mustExec(["sv", "start", "cron"]);
+      await host.mustExec(["sv", "-w", "10", "start", "cron"]);
       await host.expectTend(["apply", "-f", EMPTY_SPEC]);
     }
   });
