@@ -172,7 +172,9 @@ describe("cron timers on a runit host", () => {
       expect(warned, plan).not.toBeNull();
       await host.expectTend(["apply", "-f", spec]);
       await host.mustExec(["sv", "-w", "10", "stop", "cron"]);
-      faked = (await host.mustSh(`faketime -f '@${warned![1]} 01:58:30 x20' cron -f >/dev/null 2>&1 & echo $!`)).trim();
+      // libfaketime preloaded into cron itself (faketime(1) would fork it), so $! is cron's pid
+      const lib = "$(dpkg -L libfaketime | grep '/libfaketime[.]so[.]1$')";
+      faked = (await host.mustSh(`LD_PRELOAD=${lib} FAKETIME='@${warned![1]} 01:58:30 x20' cron -f >/dev/null 2>&1 & echo $!`)).trim();
       await host.waitFor(async () => (await host.exec(["test", "-s", "/var/tmp/tend-dst"])).exitCode === 0, { timeoutMs: 30_000, what: "cron to run the 02:30 job after the jump" });
       expect(await host.readFile("/var/tmp/tend-dst")).toBe("ran\n");
     } finally {
