@@ -291,8 +291,12 @@ describe.skipIf(missing.length > 0)(`against a private runsvdir${missing.length 
   it("removal brings it down", { timeout: 60_000 }, async () => {
     const resource = service("gone", { exec: "/bin/sleep 1000", restart: "always" });
     await add(resource);
-    const pid = Number((await probeServices([resource], ctx)).get("service:gone")?.identity);
-    expect(alive(pid)).toBe(true);
+    // Under load runsv may report the start a moment after `sv up` returns: its pid, once it runs.
+    let pid = 0;
+    await until("it to run", async () => {
+      pid = Number((await probeServices([resource], ctx)).get("service:gone")?.identity);
+      return pid > 0 && alive(pid);
+    });
     await removeService({ key: "service:gone", action: "remove", resource, ops: [], filesChanged: true, reasons: [] }, ctx);
     await until("the process to end", async () => !alive(pid), 3000);
     expect((await state("gone"))?.service).toMatchObject({ state: "down" });
