@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { LocalHostFiles } from "./host-files.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -277,6 +277,8 @@ describe.runIf(isRoot)("LocalHostFiles as root", () => {
     // alice, as fast as she can: her folder, then a link to root's folder in its place, and back
     const swap = "while :; do mv .config .real; ln -s ../../etc/secret .config; rm .config; mv .real .config; done";
     const attacker = spawn("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", swap], { cwd: join(root, "home/alice"), stdio: "ignore" });
+    // Ended however the test ends, a timeout included (which runs no `finally` of the test's own).
+    onTestFinished(() => void attacker.kill("SIGKILL"));
     let written = 0;
     try {
       // A few seconds of writes, each its own resolution of the path, whoever wins the race.
