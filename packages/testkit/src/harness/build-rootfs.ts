@@ -31,6 +31,8 @@ export async function buildRootfs(tag: string, log: (line: string) => void): Pro
 async function importTree(dir: string, tag: string): Promise<void> {
   const tar = spawn("tar", ["-C", dir, "-c", "."], { stdio: ["ignore", "pipe", "pipe"] });
   const docker = spawn("docker", ["import", "-", tag], { stdio: ["pipe", "ignore", "pipe"] });
+  // A docker import that fails early closes its input: its exit code below says so, not an EPIPE.
+  docker.stdin.on("error", () => undefined);
   tar.stdout.pipe(docker.stdin);
   const errors: string[] = [];
   const exited = (child: ChildProcess) =>

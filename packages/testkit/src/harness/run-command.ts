@@ -39,6 +39,9 @@ export function runCommand(argv: readonly string[], options: RunCommandOptions =
       }
       resolve(result);
     });
+    // A program that exits without reading its input (docker, ssh failing fast) closes the pipe:
+    // the write's EPIPE is not a failure of ours; the exit code above says how the program did.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(options.input ?? "");
   });
 }
