@@ -52,17 +52,13 @@ export class LocalHostFiles implements HostFileAccess {
    */
   private readonly modified = new Map<string, number>();
   /**
-   * The target of each symlink `inspect` read, by host path, until tend writes or runs a command
-   * (an init's command may link or unlink: `systemctl enable`, `rc-update`): a plan that reads a
-   * link as an artifact and then asks where it points (runit's boot prediction) reads it once.
+   * What `inspect` read at each path, a symlink's target or a regular file's text, until tend
+   * writes or runs a command (an init's command may link, unlink or rewrite: `systemctl enable`,
+   * `rc-update`): a plan that reads an artifact and then has a provider ask where the same link
+   * points (runit's boot prediction) or read the same file (systemd's `[Install]` section) reads
+   * it once.
    */
-  private readonly links = new Map<string, string>();
-  /**
-   * The text of each regular file `inspect` read, by host path, until tend writes or runs a
-   * command: a plan that reads a unit as an artifact and then reads it for its `[Install]`
-   * section (systemd's enablement from the tree) reads it once.
-   */
-  private readonly texts = new Map<string, string>();
+  private readonly seen = new Map<string, Extract<PathContent, { kind: "symlink" | "file" }>>();
 
   constructor(
     root: string | undefined,
@@ -76,8 +72,7 @@ export class LocalHostFiles implements HostFileAccess {
   /** Forgets the folders seen: a command ran that may have changed them. */
   forgetFolders(): void {
     this.folders.forget();
-    this.links.clear();
-    this.texts.clear();
+    this.seen.clear();
   }
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
@@ -110,8 +105,8 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   readFile(path: string): Promise<string | null> {
-    const seen = this.texts.get(path);
-    if (seen !== undefined) return Promise.resolve(seen);
+    const seen = this.seen.get(path);
+    if (seen?.kind === "file") return Promise.resolve(seen.content);
     return this.read("read", path, (real) => readRegular(real));
   }
 
@@ -123,8 +118,8 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   readLink(path: string): Promise<string | null> {
-    const seen = this.links.get(path);
-    if (seen !== undefined) return Promise.resolve(seen);
+    const seen = this.seen.get(path);
+    if (seen?.kind === "symlink") return Promise.resolve(seen.target);
     return this.read("read", path, (real) => orNull(() => readlinkSync(real, "utf8")));
   }
 
@@ -144,9 +139,9 @@ export class LocalHostFiles implements HostFileAccess {
       const info = orNull(() => lstatSync(real, { throwIfNoEntry: false }));
       if (!info) return { kind: "absent" };
       if (info.isSymbolicLink()) {
-        const target = readlinkSync(real, "utf8");
-        this.links.set(path, target);
-        return { kind: "symlink", target };
+        const link = { kind: "symlink", target: readlinkSync(real, "utf8") } as const;
+        this.seen.set(path, link);
+        return link;
       }
       if (info.isDirectory()) {
         // Its files are often read next: their folder needs no second lstat.
@@ -157,8 +152,9 @@ export class LocalHostFiles implements HostFileAccess {
       const content = readRegular(real);
       if (content === null) return { kind: "absent" };
       this.modified.set(path, info.mtimeMs);
-      this.texts.set(path, content);
-      return { kind: "file", content };
+      const file = { kind: "file", content } as const;
+      this.seen.set(path, file);
+      return file;
     } catch (error) {
       throw fsError(error, "read", path);
     }
@@ -227,8 +223,7 @@ export class LocalHostFiles implements HostFileAccess {
   async perform(operations: FileOperation[]): Promise<(TendError | null)[]> {
     this.folders.forget();
     this.modified.clear();
-    this.links.clear();
-    this.texts.clear();
+    this.seen.clear();
     const folders = new FolderResolver(this.root);
     if (operations.length > 0 && !existsSync(this.root)) {
       try {
