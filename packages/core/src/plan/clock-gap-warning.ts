@@ -1,5 +1,5 @@
 import type { Capabilities } from "../contract/capabilities.js";
-import type { ClockGap } from "../schedule/clock-gaps.js";
+import { clockText as clock, dayText, type ClockGap } from "../schedule/clock-gaps.js";
 import { matchesDate } from "../schedule/next-firings.js";
 import type { Schedule } from "../schedule/parse-schedule.js";
 
@@ -22,7 +22,7 @@ export function clockGapWarning(schedule: Schedule, gaps: readonly ClockGap[], z
       if (hours.has(Math.floor(minute / 60)) && minutes.has(minute % 60)) at = minute;
     }
     if (at === undefined) continue;
-    const date = `${gap.year}-${pad(gap.month)}-${pad(gap.day)}`;
+    const date = dayText(gap);
     const then =
       behaviour === "skip"
         ? `${who} does not run it that day`
@@ -37,12 +37,4 @@ export function clockGapWarning(schedule: Schedule, gaps: readonly ClockGap[], z
 /** Whether a schedule runs at set times of day: neither its hour nor its minute field starts with `*`. */
 export function atTimesOfDay(schedule: Schedule): boolean {
   return !schedule.hour.star && !schedule.minute.star;
-}
-
-function clock(minutes: number): string {
-  return `${pad(Math.floor(minutes / 60) % 24)}:${pad(minutes % 60)}`;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
 }

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { clockGaps, type ClockGap } from "./clock-gaps.js";
+import { clockGaps, clockText as clock, dayText, type ClockGap } from "./clock-gaps.js";
 
 const run = promisify(execFile);
 const YEAR_2027 = new Date(Date.UTC(2027, 0, 1));
@@ -28,7 +28,7 @@ describe("clockGaps", () => {
       const gaps = clockGaps(zone, YEAR_2027, 366);
       expect(gaps.length).toBeGreaterThan(0);
       for (const gap of gaps) {
-        const date = isoDate(gap.year, gap.month, gap.day);
+        const date = dayText(gap);
         const [inGap, after] = await firstRunDates(zone, gap, [gap.from, gap.to]);
         expect(inGap, `${zone} ${date} ${clock(gap.from)}`).not.toBe(date);
         if (gap.to < 24 * 60) expect(after, `${zone} ${date} ${clock(gap.to)}`).toBe(date);
@@ -40,15 +40,7 @@ describe("clockGaps", () => {
 /** The local date of the first run of `*-*-* HH:MM:00` in the zone after noon of the day before the gap, for each minute. */
 async function firstRunDates(zone: string, gap: ClockGap, minutes: number[]): Promise<string[]> {
   const before = new Date(Date.UTC(gap.year, gap.month - 1, gap.day - 1));
-  const base = `${isoDate(before.getUTCFullYear(), before.getUTCMonth() + 1, before.getUTCDate())} 12:00:00`;
+  const base = `${dayText({ year: before.getUTCFullYear(), month: before.getUTCMonth() + 1, day: before.getUTCDate() })} 12:00:00`;
   const { stdout } = await run("systemd-analyze", ["calendar", `--base-time=${base}`, "--", ...minutes.map((m) => `*-*-* ${clock(m)}:00`)], { env: { ...process.env, TZ: zone } });
   return [...stdout.matchAll(/Next elapse: \w+ (\d{4}-\d\d-\d\d) /g)].map((m) => m[1]!);
-}
-
-function isoDate(year: number, month: number, day: number): string {
-  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
-
-function clock(minutes: number): string {
-  return `${String(Math.floor(minutes / 60) % 24).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }

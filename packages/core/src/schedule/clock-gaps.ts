@@ -12,6 +12,20 @@ export interface ClockGap {
   to: number;
 }
 
+/** A day as `YYYY-MM-DD`. */
+export function dayText(day: { year: number; month: number; day: number }): string {
+  return `${day.year}-${pad(day.month)}-${pad(day.day)}`;
+}
+
+/** Minutes since midnight as `HH:MM` (24:00 as 00:00). */
+export function clockText(minutes: number): string {
+  return `${pad(Math.floor(minutes / 60) % 24)}:${pad(minutes % 60)}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
