@@ -706,6 +706,25 @@ systemd:
       expect(await host.readFile("/etc/systemd/system/tend-hatched.service.d/local.conf")).toBe("[Service]\nNice=5\nCPUWeight=50\n");
       await host.mustSh("rm -r /etc/systemd/system/tend-hatched.service.d && systemctl daemon-reload");
     });
+
+    it("shows set-property's drop-in and a unit systemd loads instead of tend's, and leaves both", async () => {
+      const control = "/etc/systemd/system.control";
+      await applySpec(host, WARN_SPEC, [HATCHED]);
+      await host.mustSh("systemctl set-property tend-hatched.service CPUWeight=50");
+      await host.writeFile(`${control}/tend-hatched.service`, "[Service]\nExecStart=/opt/demo/bin/demo shadow\n");
+      await host.mustSh("systemctl daemon-reload");
+      // systemd itself loads the control folder's unit instead of tend's
+      expect((await host.mustSh("systemctl show -p FragmentPath tend-hatched.service")).trim()).toBe(`FragmentPath=${control}/tend-hatched.service`);
+      const planned = await planSpec(host, WARN_SPEC, 0);
+      expect(planned).toContain(`! service:hatched warning: ${control}/tend-hatched.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone`);
+      expect(planned).toContain(`! service:hatched warning: ${control}/tend-hatched.service.d/50-CPUWeight.conf changes it (CPUWeight); tend leaves drop-ins alone`);
+      await applySpec(host, WARN_SPEC, [HATCHED]);
+      expect(await host.readFile(`${control}/tend-hatched.service`)).toBe("[Service]\nExecStart=/opt/demo/bin/demo shadow\n");
+      expect(await host.readFile(`${control}/tend-hatched.service.d/50-CPUWeight.conf`)).toContain("CPUWeight=50");
+      await host.mustSh(`rm -r ${control}/tend-hatched.service ${control}/tend-hatched.service.d && systemctl daemon-reload`);
+      expect(await planSpec(host, WARN_SPEC, 0)).not.toContain("warning");
+      await applySpec(host, WARN_SPEC, []);
+    });
   });
 
   describe("batching", () => {

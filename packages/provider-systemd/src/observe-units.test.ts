@@ -274,6 +274,47 @@ describe("observeUnits and foreign drop-ins", () => {
     expect(observed.get("service:web")?.drift).toBeUndefined();
     expect(observed.get("service:sshd")?.warnings).toBeUndefined();
   });
+
+  it("reports a unit of tend's name that systemd loads instead (control, transient, early generated), and set-property's drop-ins", async () => {
+    const runner = capturedHost();
+    const ctx = await readContext({ init: "systemd", runner });
+    const { writeHostTree } = await import("@tend/testkit");
+    await writeHostTree(ctx.files.real("/"), {
+      "etc/systemd/system.control/tend-web.service": "[Service]\nExecStart=/bin/evil\n",
+      "run/systemd/transient/tend-web.service": "[Service]\nExecStart=/bin/other\n",
+      "run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf": "[Service]\nCPUQuota=20%\n",
+      // below tend's folder in priority: never loaded instead of tend's unit
+      "run/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/lower\n",
+      "usr/lib/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/vendor\n",
+      "run/systemd/generator.early/sshd.service": "[Service]\nExecStart=/bin/x\n",
+    });
+    const observed = await observeUnits([svc("web", { exec: "/bin/sleep infinity" }), svc("sshd")], ctx);
+    expect(observed.get("service:web")?.warnings).toEqual([
+      "/etc/systemd/system.control/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
+      "/run/systemd/transient/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
+      "/run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf changes it (CPUQuota); tend leaves drop-ins alone",
+    ]);
+    expect(observed.get("service:web")?.drift).toBeUndefined();
+    expect(observed.get("service:sshd")?.warnings).toBeUndefined();
+  });
+
+  it("looks in a user's runtime folders too, by uid", async () => {
+    const runner = new RecordingRunner()
+      .on("systemctl --user -M alice@ list-unit-files", { stdout: fixture("list-unit-files-user.json") })
+      .on("systemctl --user -M alice@ list-units", { stdout: fixture("list-units-user.json") });
+    const ctx = await readContext({ init: "systemd", scope: "user", runner });
+    if (ctx.scope.kind !== "user") throw new Error("a user scope");
+    const { writeHostTree } = await import("@tend/testkit");
+    await writeHostTree(ctx.files.real("/"), {
+      [`run/user/${ctx.scope.uid}/systemd/transient/tend-syncthing.service`]: "[Service]\nExecStart=/bin/other\n",
+      [`${ctx.scope.home.slice(1)}/.config/systemd/user.control/tend-syncthing.service.d/50-MemoryMax.conf`]: "[Service]\nMemoryMax=1G\n",
+    });
+    const observed = await observeUnits([svc("syncthing", { exec: "syncthing serve --no-browser", user: true })], ctx);
+    expect(observed.get("service:syncthing")?.warnings).toEqual([
+      `/run/user/${ctx.scope.uid}/systemd/transient/tend-syncthing.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone`,
+      `${ctx.scope.home}/.config/systemd/user.control/tend-syncthing.service.d/50-MemoryMax.conf changes it (MemoryMax); tend leaves drop-ins alone`,
+    ]);
+  });
 });
 
 describe("observeUnits and boot truth", () => {

@@ -9,7 +9,7 @@ import { parseShowOutput } from "./parse-show-output.js";
 import { readUnitFileStates } from "./read-unit-file-states.js";
 import { systemctl } from "./systemctl-command.js";
 import { isDistroUnit, isInstance, ownedUnits, primaryUnit, templateOf } from "./unit-name.js";
-import { dropInWarnings, findDropIns } from "./find-drop-ins.js";
+import { findForeignUnitFiles } from "./find-foreign-unit-files.js";
 import { observeUserUnitOffline } from "./observe-user-unit-offline.js";
 import { predictBoot, readLinger } from "./predict-boot.js";
 import { mainPidsFromCgroups, TEND_SERVICES } from "./main-pids-from-cgroups.js";
@@ -62,14 +62,14 @@ export async function observeUnits(resources: Resource[], ctx: ReadContext): Pro
   const readings = await readUnits(targets, ctx);
   const displayManager = targets.some((t) => t.resource.type === "service" && t.resource.displayManager);
   const defaultTarget = displayManager ? await readDefaultTarget(ctx) : undefined;
-  const dropIns = await findDropIns(targets.flatMap((t) => ownedUnits(t.resource)), ctx);
+  const foreignFiles = await findForeignUnitFiles(targets.flatMap((t) => ownedUnits(t.resource)), ctx);
   const linger = await readLinger(ctx);
   for (const target of targets) {
     const observation = toObservation(target, readings);
     const atBoot = target.resource.type === "service" && observation.exists ? predictBoot(observation.unitFileState, ctx.scope, linger) : undefined;
     if (atBoot) observation.atBoot = atBoot;
-    const foreign = ownedUnits(target.resource).flatMap((unit) => dropIns.get(unit) ?? []);
-    if (foreign.length > 0) observation.warnings = dropInWarnings(foreign);
+    const foreign = ownedUnits(target.resource).flatMap((unit) => foreignFiles.get(unit) ?? []);
+    if (foreign.length > 0) observation.warnings = foreign;
     if (target.resource.type === "service" && target.resource.displayManager && defaultTarget !== GRAPHICAL_TARGET) {
       observation.drift = [`the host boots to ${defaultTarget ?? "no default target"}, not ${GRAPHICAL_TARGET}`];
     }

@@ -27,3 +27,55 @@ export function userUnitSearchPath(home: string): string[] {
     "/lib/systemd/user",
   ];
 }
+
+/**
+ * Every folder a scope's manager reads units and drop-ins from, highest priority first, as
+ * `systemd-analyze [--user] unit-paths` lists them (systemd 252; a user's runtime folder is
+ * `/run/user/UID`), and the index of the one tend writes units to: a unit of the same name in a
+ * folder before it is loaded instead of tend's.
+ */
+export function unitSearchPath(scope: Scope): { folders: string[]; own: number } {
+  if (scope.kind === "user") {
+    const runtime = `/run/user/${scope.uid}/systemd`;
+    const config = `${scope.home}/.config/systemd`;
+    return {
+      folders: [
+        `${config}/user.control`,
+        `${runtime}/user.control`,
+        `${runtime}/transient`,
+        `${runtime}/generator.early`,
+        `${config}/user`,
+        "/etc/xdg/systemd/user",
+        "/etc/systemd/user",
+        `${runtime}/user`,
+        "/run/systemd/user",
+        `${runtime}/generator`,
+        `${scope.home}/.local/share/systemd/user`,
+        "/usr/local/share/systemd/user",
+        "/usr/share/systemd/user",
+        "/usr/local/lib/systemd/user",
+        "/usr/lib/systemd/user",
+        `${runtime}/generator.late`,
+      ],
+      own: 4, // ~/.config/systemd/user
+    };
+  }
+  // Debian lists /lib/systemd/system too; on a merged /usr it is /usr/lib's, read once here.
+  return {
+    folders: [
+      "/etc/systemd/system.control",
+      "/run/systemd/system.control",
+      "/run/systemd/transient",
+      "/run/systemd/generator.early",
+      "/etc/systemd/system",
+      "/etc/systemd/system.attached",
+      "/run/systemd/system",
+      "/run/systemd/system.attached",
+      "/run/systemd/generator",
+      "/usr/local/lib/systemd/system",
+      "/usr/lib/systemd/system",
+      "/run/systemd/generator.late",
+    ],
+    own: 4, // /etc/systemd/system
+  };
+}
