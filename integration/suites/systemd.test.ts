@@ -707,6 +707,23 @@ systemd:
       await host.mustSh("rm -r /etc/systemd/system/tend-hatched.service.d && systemctl daemon-reload");
     });
 
+    it("refuses an empty unit file, which systemd reads as a mask, even with --adopt", async () => {
+      const unit = "/etc/systemd/system/tend-emptied.service";
+      await host.mustSh(`: > ${unit} && systemctl daemon-reload`);
+      expect((await host.exec(["systemctl", "is-enabled", "tend-emptied.service"])).stdout.trim()).toBe("masked");
+      const emptied = doc("type: Service\nname: emptied\nexec: /opt/demo/bin/demo emptied");
+      await host.writeFile(WARN_SPEC, spec(emptied));
+      const refusal = `! service:emptied refused: ${unit} is an empty file, which the init reads as a mask; apply never writes through or over it`;
+      expect(await planSpec(host, WARN_SPEC, 2, "--adopt")).toContain(refusal);
+      const applied = await host.tend(["apply", "-f", WARN_SPEC, "--adopt"]);
+      expect(applied.exitCode).toBe(1);
+      expect(applied.stderr).toContain("an empty file, which the init reads as a mask");
+      expect(await host.readFile(unit)).toBe("");
+      expect((await host.exec(["systemctl", "is-enabled", "tend-emptied.service"])).stdout.trim()).toBe("masked");
+      await host.mustSh(`rm ${unit} && systemctl daemon-reload`);
+      await applySpec(host, WARN_SPEC, []);
+    });
+
     it("shows set-property's drop-in and a unit systemd loads instead of tend's, and leaves both", async () => {
       const control = "/etc/systemd/system.control";
       await applySpec(host, WARN_SPEC, [HATCHED]);

@@ -28,6 +28,12 @@ export interface Artifact {
    * removed with it when the resource goes. Anything else found inside keeps it in place.
    */
   ephemeral?: string[];
+  /**
+   * For a `file`: the init reads an empty file at this path as a mask (systemd's units). An empty
+   * file found there is then the admin's mask, refused like a link to `/dev/null`: apply never
+   * writes over it, `--adopt` or not.
+   */
+  masksWhenEmpty?: boolean;
 }
 
 /**

@@ -398,4 +398,21 @@ describe("apply, when tend lost track of its files", () => {
     expect(formatPlan(plan)).toContain("! service:web refused: /etc/sim/tend-web.conf is a symlink to /dev/null (a mask); apply never writes through or over it");
     expect(formatPlan(plan)).not.toContain("+ service:web");
   });
+
+  it("refuses an empty file where the init reads one as a mask, even with --adopt, and adopts it where it does not", async () => {
+    const sim = simProvider();
+    const masking: ProviderDefinition = { ...sim.provider, render: (resource, ctx) => sim.provider.render(resource, ctx).map((a) => ({ ...a, masksWhenEmpty: true })) };
+    const { root } = await simSession([], []);
+    await mkdir(join(root, "etc/sim"), { recursive: true });
+    await writeFile(join(root, "etc/sim/tend-web.conf"), "");
+    const masked = await cycle([{ type: "service", name: "web", exec: "x" }], masking, root, true);
+    expect(formatPlan(masked.plan)).toContain("! service:web refused: /etc/sim/tend-web.conf is an empty file, which the init reads as a mask; apply never writes through or over it");
+    expect(masked.report.failures[0]!.message).toContain("an empty file, which the init reads as a mask");
+    expect(await readFile(join(root, "etc/sim/tend-web.conf"), "utf8")).toBe("");
+    expect(masked.runner.lines.filter((line) => !line.startsWith("simctl status"))).toEqual([]);
+    // An empty file that masks nothing is only a file tend did not write: --adopt replaces it.
+    const adopted = await cycle([{ type: "service", name: "web", exec: "x" }], sim.provider, root, true);
+    expect(adopted.report.failures).toEqual([]);
+    expect(await readFile(join(root, "etc/sim/tend-web.conf"), "utf8")).toContain('"exec":"x"');
+  });
 });

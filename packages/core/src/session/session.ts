@@ -201,16 +201,18 @@ export class Session {
 
   /**
    * Reads what the host holds for each artifact, batched per store; for the core's stores also
-   * what tend must refuse to write through or over (a link where a file goes, a folder, a device).
+   * what tend must refuse to write through or over (a link where a file goes, a folder, a device,
+   * an empty file where the init reads one as a mask).
    */
   async readArtifacts(
-    artifacts: Pick<Artifact, "store" | "path">[],
+    artifacts: Pick<Artifact, "store" | "path" | "masksWhenEmpty">[],
     state: StateFile,
     providers: ProviderDefinition[],
   ): Promise<{ current: Map<string, string | null>; obstacles: Map<string, string> }> {
     const current = new Map<string, string | null>();
     const obstacles = new Map<string, string>();
     const byStore = new Map<string, Set<string>>();
+    const masking = new Set(artifacts.filter((a) => a.masksWhenEmpty).map((a) => a.path));
     for (const artifact of artifacts) {
       const store = artifact.store ?? "file";
       let paths = byStore.get(store);
@@ -222,7 +224,7 @@ export class Session {
     const found = core.length > 0 ? await this.parts.files.inspectAll(core.map((a) => a.path)) : [];
     core.forEach(({ store, path }, index) => {
       const id = artifactId({ store, path });
-      const reading = readCoreArtifact(store, found[index]!);
+      const reading = readCoreArtifact(store, found[index]!, masking.has(path));
       current.set(id, reading.content);
       if (reading.obstacle) obstacles.set(id, reading.obstacle);
     });
@@ -435,7 +437,7 @@ function groupByProvider(resources: Resource[], assigned: Map<string, ProviderDe
 }
 
 /** What a core store's artifact holds on the host, or what tend must refuse to touch there. */
-function readCoreArtifact(store: string, found: PathContent): { content: string | null; obstacle?: string } {
+function readCoreArtifact(store: string, found: PathContent, masksWhenEmpty: boolean): { content: string | null; obstacle?: string } {
   if (found.kind === "absent") return { content: null };
   if (store === "symlink") {
     if (found.kind === "symlink") return { content: found.target };
@@ -446,6 +448,7 @@ function readCoreArtifact(store: string, found: PathContent): { content: string 
     if (found.kind === "directory") return { content: "" };
     return { content: null, obstacle: found.kind === "symlink" ? `a symlink to ${found.target}` : "a file" };
   }
+  if (found.kind === "file" && found.content === "" && masksWhenEmpty) return { content: null, obstacle: "an empty file, which the init reads as a mask" };
   if (found.kind === "file") return { content: found.content };
   if (found.kind === "symlink") return { content: null, obstacle: `a symlink to ${found.target}${found.target === "/dev/null" ? " (a mask)" : ""}` };
   return { content: null, obstacle: found.kind === "directory" ? "a folder" : "a device or socket" };
