@@ -108,6 +108,23 @@ describe("plan --diff", () => {
     expect(result.stdout).not.toContain("====");
     expect(result.stdout).not.toContain("s3cr3t");
   });
+
+  it("shows a hand edit as drift, diffed against what apply writes back, with secret env values masked", async () => {
+    const driftRoot = join(dir, "drift-root");
+    await tend(["apply", "--init", "runit", "--root", driftRoot], dir);
+    const run = join(driftRoot, "etc/sv/tend-web/run");
+    const written = await readFile(run, "utf8");
+    expect(written).toContain("export API_TOKEN=");
+    await writeFile(run, written.replace("s3cr3t-value", "h4nd-s3cr3t").replace("LEVEL=info", "LEVEL=debug"));
+    const result = await tend(["plan", "--init", "runit", "--root", driftRoot, "--diff", "--no-color"], dir);
+    expect(result.stdout).toContain("service:web drifted: /etc/sv/tend-web/run was edited");
+    expect(result.stdout).toContain("--- a/etc/sv/tend-web/run\n+++ b/etc/sv/tend-web/run\n");
+    expect(result.stdout).toContain("-export API_TOKEN=********(was)\n");
+    expect(result.stdout).toContain("+export API_TOKEN=********(now)\n");
+    expect(result.stdout).toMatch(/-export LEVEL=.?debug.?\n/);
+    expect(result.stdout).toMatch(/\+export LEVEL=.?info.?\n/);
+    expect(result.stdout).not.toContain("s3cr3t");
+  });
 });
 
 describe("conventions operators expect", () => {

@@ -1,7 +1,5 @@
 import { createTwoFilesPatch } from "diff";
-
-/** Environment variable names whose values are secrets: masked in every diff tend prints. */
-const SECRET_NAME = /(PASS(WORD|WD)?|SECRET|TOKEN|KEY|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION)/i;
+import { SECRET_NAME, secretSpans, type Span } from "./secret-spans.js";
 
 /** The values of a resource's `env` that look like secrets, to mask (at least 4 characters, to mask nothing by accident). */
 export function secretValues(env: Record<string, string> | undefined): string[] {
@@ -19,21 +17,37 @@ export interface Secrets {
 /**
  * A unified diff of one file or link from what the host holds to what tend writes (`--diff`),
  * with every secret value replaced by `********` before the lines are compared, so a secret
- * never reaches a terminal or a CI log.
+ * never reaches a terminal or a CI log: the spec's secret `env` values wherever they appear, and
+ * any value a file's text assigns to a secret-looking name (a hand edit, an adopted file).
  */
 export function unifiedDiff(path: string, before: string | null, after: string | null, secrets: Secrets = { before: [], after: [] }): string {
+  const spans = { before: secretSpans(before ?? ""), after: secretSpans(after ?? "") };
+  const assigned = (text: string | null, at: Span[]) => at.map((span) => text!.slice(span.start, span.end));
+  const spec = [...new Set([...secrets.before, ...secrets.after])];
+  // Each side's secrets are those its text holds: the spec's that appear in it, and its own assignments.
+  const beforeValues = new Set([...spec.filter((v) => before?.includes(v)), ...assigned(before, spans.before)]);
+  const afterValues = new Set([...spec.filter((v) => after?.includes(v)), ...assigned(after, spans.after)]);
   // A secret in both versions reads the same on both sides (no change shown); one that changed
   // shows as changed, without either value.
   const markers = new Map<string, string>();
-  for (const value of secrets.before) markers.set(value, secrets.after.includes(value) ? "********" : "********(was)");
-  for (const value of secrets.after) if (!markers.has(value)) markers.set(value, "********(now)");
-  const ordered = [...markers].sort((a, b) => b[0].length - a[0].length);
-  const mask = (text: string | null) => {
-    let out = text ?? "";
+  for (const value of beforeValues) markers.set(value, afterValues.has(value) ? "********" : "********(was)");
+  for (const value of afterValues) if (!markers.has(value)) markers.set(value, "********(now)");
+  // Values found in place are masked in place (however short); the spec's wherever they appear.
+  const ordered = [...markers].filter(([value]) => spec.includes(value)).sort((a, b) => b[0].length - a[0].length);
+  const mask = (text: string | null, at: Span[]) => {
+    let out = "";
+    let from = 0;
+    for (const span of at) {
+      if (span.start < from) continue;
+      const value = text!.slice(span.start, span.end);
+      out += text!.slice(from, span.start) + markers.get(value)!;
+      from = span.end;
+    }
+    out += (text ?? "").slice(from);
     for (const [secret, marker] of ordered) out = out.split(secret).join(marker);
     return out;
   };
-  const patch = createTwoFilesPatch(before === null ? "/dev/null" : `a${path}`, after === null ? "/dev/null" : `b${path}`, mask(before), mask(after), undefined, undefined, { context: 3 });
+  const patch = createTwoFilesPatch(before === null ? "/dev/null" : `a${path}`, after === null ? "/dev/null" : `b${path}`, mask(before, spans.before), mask(after, spans.after), undefined, undefined, { context: 3 });
   // jsdiff writes an "Index:"/"====" preamble; keep git's shape.
   return patch.replace(/^(Index: .*\n)?=+\n/, "");
 }
