@@ -153,6 +153,12 @@ export const errors = {
       resource: ref,
       ...o,
     }),
+  editedDeletion: (ref: string, path: string, o?: TendErrorOptions) =>
+    new TendError("TEND_UNMANAGED_FILE", `${ref} would delete ${path}, which was edited since tend wrote it`, {
+      hint: "Keep what you need from it, or run apply with --adopt to delete it (a backup is kept)",
+      resource: ref,
+      ...o,
+    }),
   locked: (path: string, holder: string, o?: TendErrorOptions) =>
     new TendError("TEND_LOCKED", `another tend apply holds the lock ${path} (${holder})`, {
       hint: "Wait for it to finish, or pass --lock-timeout SECONDS to wait",

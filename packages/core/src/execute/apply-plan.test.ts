@@ -399,6 +399,37 @@ describe("apply, when tend lost track of its files", () => {
     expect(formatPlan(plan)).not.toContain("+ service:web");
   });
 
+  it("refuses to delete a file tend wrote and an admin edited since, unless --adopt, which keeps the edit", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF], sim.provider);
+    const conf = join(first.root, "etc/web/web.conf");
+    await writeFile(conf, "port = 9090 # mine\n");
+    const { session } = await simSession([], [sim.provider], { root: first.root });
+    const { plan, state, assigned } = await session.buildPlan();
+    expect(formatPlan(plan)).toContain("! file:conf conflict: /etc/web/web.conf was edited since tend wrote it; apply deletes it only with --adopt, keeping a backup");
+    await expect(applyPlan(session, plan, state, assigned)).rejects.toThrow("file:conf would delete /etc/web/web.conf, which was edited since tend wrote it");
+    expect(await readFile(conf, "utf8")).toBe("port = 9090 # mine\n");
+    const adopted = await cycle([], sim.provider, first.root, true);
+    expect(adopted.report.failures).toEqual([]);
+    expect(adopted.report.lines.join("\n")).toContain("deleted /etc/web/web.conf (it was edited; the edited copy is kept under backups/)");
+    await expect(stat(conf)).rejects.toThrow("ENOENT");
+    const [backups] = await readdir(join(first.root, "var/lib/tend/backups"));
+    expect(await readFile(join(first.root, "var/lib/tend/backups", backups!, "file/etc/web/web.conf"), "utf8")).toBe("port = 9090 # mine\n");
+  });
+
+  it("refuses to delete an edited file a resource no longer renders to (a file moved), and deletes an unedited one", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF], sim.provider);
+    const moved = { ...CONF, path: "/etc/web/moved.conf" };
+    await writeFile(join(first.root, "etc/web/web.conf"), "port = 9090 # mine\n");
+    const refused = await simSession([moved], [sim.provider], { root: first.root });
+    expect(formatPlan((await refused.session.buildPlan()).plan)).toContain("! file:conf conflict: /etc/web/web.conf was edited since tend wrote it");
+    await writeFile(join(first.root, "etc/web/web.conf"), CONF.content);
+    const applied = await cycle([moved], sim.provider, first.root);
+    expect(applied.report.failures).toEqual([]);
+    expect(await readdir(join(first.root, "etc/web"))).toEqual(["moved.conf"]);
+  });
+
   it("refuses an empty file where the init reads one as a mask, even with --adopt, and adopts it where it does not", async () => {
     const sim = simProvider();
     const masking: ProviderDefinition = { ...sim.provider, render: (resource, ctx) => sim.provider.render(resource, ctx).map((a) => ({ ...a, masksWhenEmpty: true })) };

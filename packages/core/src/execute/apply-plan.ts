@@ -76,7 +76,11 @@ export async function applyPlan(
     return blocker !== undefined;
   };
 
-  const unclaimed = plan.entries.flatMap((e) => [...e.conflicts.map((path) => errors.conflict(e.key, path)), ...e.orphans.map((path) => moreErrors.orphan(e.key, path))]);
+  const unclaimed = plan.entries.flatMap((e) => [
+    ...e.conflicts.map((path) => errors.conflict(e.key, path)),
+    ...e.orphans.map((path) => moreErrors.orphan(e.key, path)),
+    ...e.editedDeletions.map((path) => errors.editedDeletion(e.key, path)),
+  ]);
   if (unclaimed.length > 0 && !options.adopt) throw unclaimed.length === 1 ? unclaimed[0]! : new TendErrors(unclaimed);
 
   // Ledger entries the init already reports done (an apply killed after the step, before the
@@ -146,6 +150,8 @@ export async function applyPlan(
       store.drop(state, entry.key);
       written.push(...entry.writes.map((w) => w.artifact.path));
       finished.add(entry.key);
+      // Only an edited file's deletion is told: where its copy went.
+      for (const write of entry.writes) if (write.why === "edited") log(`${entry.key}: ${describeWrite(write)}`);
       log(`${entry.key}: removed`);
     }
     await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);

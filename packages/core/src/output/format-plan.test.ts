@@ -11,6 +11,7 @@ const base = {
   drift: [],
   conflicts: [],
   orphans: [],
+  editedDeletions: [],
   refusals: [],
   writes: [],
   artifacts: [],

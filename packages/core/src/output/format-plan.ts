@@ -22,6 +22,7 @@ function formatEntry(entry: PlanEntry, paint: Paint): string[] {
     ...entry.refusals.map((r) => `  ${paint.red("!")} ${entry.key} refused: ${r.path} is ${r.what}; apply never writes through or over it`),
     ...entry.conflicts.map((path) => `  ${paint.red("!")} ${entry.key} conflict: ${path} exists and tend did not write it; apply refuses it without --adopt`),
     ...entry.orphans.map((path) => `  ${paint.red("!")} ${entry.key} orphan: ${path} carries tend's header, but no state records it; apply --adopt takes it back`),
+    ...entry.editedDeletions.map((path) => `  ${paint.red("!")} ${entry.key} conflict: ${path} was edited since tend wrote it; apply deletes it only with --adopt, keeping a backup`),
   ];
   const warnings = entry.warnings.map((w) => `  ${paint.yellow("!")} ${entry.key} warning: ${w}`);
   switch (entry.action) {
@@ -31,7 +32,7 @@ function formatEntry(entry: PlanEntry, paint: Paint): string[] {
       if (blockers.length > 0) return [...blockers, ...warnings];
       return [`  ${paint.green("+")} ${entry.key}  ${entry.summary}`, ...entry.reasons.map((r) => detail("reason", r)), ...warnings];
     case "remove":
-      return [`  ${paint.red("-")} ${entry.key}`, ...warnings];
+      return [`  ${paint.red("-")} ${entry.key}`, ...blockers, ...warnings];
     case "change": {
       const out: string[] = [...blockers];
       if (entry.drift.length > 0) out.push(`  ${paint.yellow("!")} ${entry.key} drifted: ${entry.drift.join("; ")}`);
@@ -72,6 +73,7 @@ export function planToJson(plan: Plan): unknown {
         drift: e.drift,
         conflicts: e.conflicts,
         orphans: e.orphans,
+        editedDeletions: e.editedDeletions,
         refusals: e.refusals,
         warnings: e.warnings,
         files: e.writes.map((w) => ({ path: w.artifact.path, store: w.artifact.store ?? "file", change: w.content === null ? "delete" : "write", why: w.why })),

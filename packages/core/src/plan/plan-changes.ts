@@ -65,10 +65,11 @@ export function planChanges(input: PlanInput): Plan {
     const record = input.state.resources[key]!;
     const warnings: string[] = [];
     const writes: ArtifactWrite[] = [];
+    const editedDeletions: string[] = [];
     for (const a of record.artifacts.slice().reverse()) {
       const obstacle = input.obstacles?.get(artifactId(a));
       if (obstacle) warnings.push(`${a.path} is now ${obstacle}, not what tend wrote; tend leaves it in place`);
-      else writes.push({ artifact: { store: a.store, path: a.path, content: "" }, content: null, current: input.current.get(artifactId(a)) ?? null, why: "removed" });
+      else deletion(a, "removed", input, writes, editedDeletions);
     }
     removals.push({
       key,
@@ -81,6 +82,7 @@ export function planChanges(input: PlanInput): Plan {
       drift: [],
       conflicts: [],
       orphans: [],
+      editedDeletions,
       refusals: [],
       warnings,
       writes,
@@ -132,6 +134,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     drift: [...(observation?.drift ?? [])],
     conflicts: [],
     orphans: [],
+    editedDeletions: [],
     refusals: [],
     warnings: [...(input.notes?.get(key) ?? []), ...(observation?.warnings ?? [])],
     writes: [],
@@ -181,7 +184,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   const kept = Object.fromEntries(Object.entries(causes).filter(([op]) => ops.has(op as Operation)));
   if (Object.keys(kept).length > 0) entry.causes = kept;
   if (!record) entry.action = "add";
-  else if (moved || entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.refusals.length > 0) {
+  else if (moved || entry.writes.length > 0 || entry.ops.length > 0 || entry.drift.length > 0 || entry.conflicts.length > 0 || entry.orphans.length > 0 || entry.editedDeletions.length > 0 || entry.refusals.length > 0) {
     entry.action = "change";
   }
   return entry;
@@ -276,9 +279,20 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
       continue;
     }
     // Deleted even when already gone: a record an interrupted apply left must not outlive its file.
-    const current = input.current.get(id) ?? null;
-    entry.writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: current === null ? "unrecorded" : "obsolete" });
+    deletion(record, "obsolete", input, entry.writes, entry.editedDeletions);
   }
+}
+
+/**
+ * Deletes a file tend recorded; one edited since tend wrote it (bytes that are neither what it
+ * recorded nor what it had begun to write) is the admin's now: deleted only with --adopt, after
+ * a backup, and otherwise listed as an edited deletion, which apply refuses.
+ */
+function deletion(record: RecordedArtifact, why: "removed" | "obsolete", input: PlanInput, writes: ArtifactWrite[], edited: string[]): void {
+  const current = input.current.get(artifactId(record)) ?? null;
+  const changed = current !== null && contentHash(current) !== record.hash && contentHash(current) !== record.writing;
+  if (changed && !input.adopt) return void edited.push(record.path);
+  writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: changed ? "edited" : why === "obsolete" && current === null ? "unrecorded" : why });
 }
 
 /** A target holding content tend never recorded: an orphan when it carries tend's header. */

@@ -41,6 +41,8 @@ export interface PlanEntry {
   conflicts: string[];
   /** Conflicts that carry tend's managed header: files tend wrote and lost track of (`--adopt` takes them back). */
   orphans: string[];
+  /** Files tend wrote and would delete, edited since: apply deletes them only with --adopt (keeping a backup). */
+  editedDeletions: string[];
   /** Targets apply refuses whatever the flags: a link (a `/dev/null` mask), a folder or a device where a file goes. */
   refusals: { path: string; what: string }[];
   /** Reported and left alone: things that change what tend owns without being tend's (a foreign drop-in). */
