@@ -10,6 +10,7 @@ import { GREETING } from "../support/greeting.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+import { traceSideEffects } from "../support/side-effects.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -743,6 +744,38 @@ systemd:
       expect(after).not.toContain("replaces it");
       expect(after).not.toContain("CPUWeight");
       await applySpec(host, WARN_SPEC, []);
+    });
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const PURE_SPEC = "/spec/pure.yaml";
+    const CHANGED_SPEC = "/spec/pure-changed.yaml";
+    const PURE = [
+      doc('type: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "a = 1\\n"'),
+      doc('type: Service\nname: pure\nexec: /opt/demo/bin/demo pure\nrestartOn: ["File[pure-conf]"]\nenv: {API_TOKEN: abcd1234}'),
+      doc('type: Timer\nname: pure-tick\nexec: /bin/true\nschedule: "*/5 * * * *"'),
+      doc('type: Service\nname: ssh\nreloadOn: ["File[pure-conf]"]'),
+    ];
+    /** What a plan may ask systemd: queries, never a change. */
+    const READ_ONLY = /^systemctl (--user -M \S+ )?(list-units|list-unit-files|show|get-default|is-system-running|is-enabled|cat)( |$)/;
+    const changing = (commands: string[][]) => commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line));
+
+    it("plan, plan --diff and observe run only systemd's queries and change no file, converged or not; the same spy sees all that apply does", async () => {
+      await applySpec(host, PURE_SPEC, PURE);
+      await host.writeFile(CHANGED_SPEC, spec(...PURE.map((d) => d.replace("a = 1", "a = 2").replace("abcd1234", "efgh5678"))));
+      for (const args of [["plan", "-f", PURE_SPEC], ["plan", "-f", CHANGED_SPEC, "--diff"], ["observe", "-f", CHANGED_SPEC]]) {
+        const seen = await traceSideEffects(host, args);
+        expect(seen.exitCode, seen.output).toBe(0);
+        expect(seen.changes, `tend ${args.join(" ")}`).toEqual([]);
+        expect(seen.commands.length, `tend ${args.join(" ")}`).toBeGreaterThan(0);
+        expect(changing(seen.commands), `tend ${args.join(" ")}`).toEqual([]);
+      }
+      const applied = await traceSideEffects(host, ["apply", "-f", CHANGED_SPEC]);
+      expect(applied.exitCode, applied.output).toBe(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/systemd/system/')).length).toBeGreaterThan(0);
+      expect(changing(applied.commands)).toEqual(expect.arrayContaining([expect.stringMatching(/^systemctl daemon-reload/), expect.stringMatching(/^systemctl (restart|try-restart) .*tend-pure\.service/), expect.stringMatching(/^systemctl reload .*ssh\.service/)]));
+      await applySpec(host, PURE_SPEC, []);
     });
   });
 
