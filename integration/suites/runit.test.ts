@@ -9,6 +9,7 @@ import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+import { traceSideEffects } from "../support/side-effects.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -227,6 +228,32 @@ describe("services on runit (runsvdir as PID 1)", () => {
       await apply(BASE);
       expect(await missing("/etc/sv/tend-off")).toBe(true);
       expect(await missing("/etc/sv/tend-idle")).toBe(true);
+    });
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const conf = (content: string) => doc(`type: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"`);
+    const PURE = doc('type: Service\nname: pure\nexec: /opt/demo/bin/demo pure\nrestart: always\nreloadSignal: HUP\nreloadOn: ["File[pure-conf]"]\nenv: {API_TOKEN: abcd1234}');
+    const PURE_SPEC = "/spec/pure.yaml";
+    const CHANGED_SPEC = "/spec/pure-changed.yaml";
+    /** runsv's FIFO, which `sv` too opens for writing, writing nothing, to learn whether runsv runs. */
+    const OK_FIFO = /\/supervise\/ok$/;
+
+    it("plan, plan --diff and observe start no program and change no file, converged or not; the same spy sees all that apply does", async () => {
+      await applySpec(host, PURE_SPEC, [...BASE, conf("a = 1"), PURE]);
+      await host.writeFile(CHANGED_SPEC, spec(...BASE, conf("a = 2"), PURE.replace("abcd1234", "efgh5678")));
+      for (const args of [["plan", "-f", PURE_SPEC], ["plan", "-f", CHANGED_SPEC, "--diff"], ["observe", "-f", CHANGED_SPEC]]) {
+        const seen = await traceSideEffects(host, args, [OK_FIFO]);
+        expect(seen.exitCode, seen.output).toBe(0);
+        expect(seen.changes, `tend ${args.join(" ")}`).toEqual([]);
+        // runsv's status files answer for every service: no `sv` runs
+        expect(seen.commands, `tend ${args.join(" ")}`).toEqual([]);
+      }
+      const applied = await traceSideEffects(host, ["apply", "-f", CHANGED_SPEC], [OK_FIFO]);
+      expect(applied.exitCode, applied.output).toBe(0);
+      expect(applied.changes.filter((call) => call.includes("/etc/pure/")).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes("/etc/sv/tend-pure/")).length).toBeGreaterThan(0);
+      await applySpec(host, PURE_SPEC, BASE);
     });
   });
 

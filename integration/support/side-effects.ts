@@ -2,44 +2,62 @@ import { NODE_IN_HOST, TEND_IN_HOST, type TestHost } from "@tend/testkit/harness
 
 /** The system calls that start a program or change a file, strace's names. */
 const TRACED = [
-  "execve", "openat", "creat", "rename", "renameat", "renameat2", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir",
-  "symlink", "symlinkat", "link", "linkat", "chmod", "fchmod", "fchmodat", "chown", "fchown", "fchownat", "lchown",
-  "truncate", "ftruncate", "utimensat",
+  "execve", "openat", "creat", "write", "pwrite64", "writev", "pwritev", "rename", "renameat", "renameat2", "unlink",
+  "unlinkat", "mkdir", "mkdirat", "rmdir", "symlink", "symlinkat", "link", "linkat", "chmod", "fchmod", "fchmodat",
+  "chown", "fchown", "fchownat", "lchown", "truncate", "ftruncate", "utimensat",
 ].join(",");
+
+/** tend's own spec cache, and the null device: changes there are not the host's. */
+const NOT_THE_HOSTS = /^(\/var\/cache\/tend\/|\/dev\/null$)/;
 
 /** What a run of tend did to its host: the programs it started (argv) and the changes it made to files. */
 export interface SideEffects {
   exitCode: number;
   output: string;
   commands: string[][];
-  /** Each successful call that changes a file (an open for writing, a rename, …), as strace printed it. */
+  /** Each successful call that changes a file (an open for writing, a write to a file, a rename, …), as strace printed it. */
   changes: string[];
 }
 
 /**
- * Runs `tend ARGS` on `host` under `strace -ff`, which follows every thread and child process, and
- * reports the programs started (tend's own node left out) and every successful call that changes
- * a file, except in tend's spec cache (`/var/cache/tend`) and on `/dev/null`.
+ * Runs `tend ARGS` on `host` under `strace -ff -y`, which follows every thread and child process
+ * and names the file behind each descriptor, and reports the programs started (tend's own node
+ * left out) and every successful call that changes a file, except in tend's spec cache and on
+ * `/dev/null`. Writes to pipes and sockets (output, a child's input) are not changes. `probes`
+ * are paths a plan may open for writing without writing to them: runit's `supervise/ok` FIFO,
+ * which `sv` itself opens to learn whether runsv runs.
  */
-export async function traceSideEffects(host: TestHost, args: string[]): Promise<SideEffects> {
+export async function traceSideEffects(host: TestHost, args: string[], probes: RegExp[] = []): Promise<SideEffects> {
   // One file per process and thread (-ff): no call is split across lines by another's.
   const dir = "/tmp/tend-side-effects";
   await host.mustSh(`rm -rf ${dir} && mkdir ${dir}`);
-  const run = await host.exec(["strace", "-ff", "-z", "-qq", "-s", "4096", "-e", "signal=none", "-e", `trace=${TRACED}`, "-o", `${dir}/trace`, NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args]);
+  const run = await host.exec(["strace", "-ff", "-y", "-z", "-qq", "-s", "4096", "-e", "signal=none", "-e", `trace=${TRACED}`, "-o", `${dir}/trace`, NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args]);
   const lines = (await host.mustSh(`cat ${dir}/trace.*`)).split("\n").filter(Boolean);
   const commands: string[][] = [];
   const changes: string[] = [];
   for (const line of lines) {
     const call = /^(\w+)\((.*)\) = (-?\d+)/.exec(line);
     if (!call) continue;
-    const [, name, callArgs] = call;
+    const name = call[1]!;
+    // -y names the working folder behind AT_FDCWD: not a path the call changes.
+    const callArgs = call[2]!.replace(/AT_FDCWD<[^>]*>/g, "AT_FDCWD");
     if (name === "execve") {
-      const argv = JSON.parse(`[${/^"[^"]*", \[(.*?)\], /.exec(callArgs!)?.[1] ?? ""}]`) as string[];
+      const argv = JSON.parse(`[${/^"[^"]*", \[(.*?)\], /.exec(callArgs)?.[1] ?? ""}]`) as string[];
       if (argv[0] !== NODE_IN_HOST) commands.push(argv);
       continue;
     }
-    if (name === "openat" && !/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(callArgs!)) continue;
-    if (/"(\/var\/cache\/tend\/[^"]*|\/dev\/null)"/.test(callArgs!) && !/"\/(?!var\/cache\/tend\/|dev\/null")[^"]*"/.test(callArgs!)) continue;
+    let paths: string[];
+    if (/^p?writev?/.test(name)) {
+      // A write's only path is its descriptor's; a pipe, socket or terminal names no file (`1<pipe:[…]>`).
+      const target = /^\d+<([^>]*)>/.exec(callArgs)?.[1] ?? "";
+      if (!target.startsWith("/") || /^\/dev\/(pts\/\d+|tty)$/.test(target)) continue;
+      paths = [target];
+    } else {
+      paths = [...callArgs.matchAll(/"(\/[^"]*)"|<(\/[^>]*)>/g)].map((m) => m[1] ?? m[2]!);
+    }
+    if (name === "openat" && !/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(callArgs)) continue;
+    if (name === "openat" && paths.every((path) => probes.some((probe) => probe.test(path))) && !/O_CREAT|O_TRUNC/.test(callArgs)) continue;
+    if (paths.length > 0 && paths.every((path) => NOT_THE_HOSTS.test(path))) continue;
     changes.push(line);
   }
   return { exitCode: run.exitCode, output: run.stdout + run.stderr, commands, changes };
