@@ -49,6 +49,12 @@ describe("unit values mean what the spec said (systemd-analyze verify as the ora
     await verifyServices(services);
   });
 
+  it("gives systemd's ExecStart prefixes (@ + ! !! :) no meaning: a bare name that starts with one is env's argument", async () => {
+    const services = ["@", "+", "!", "!!", ":"].map((prefix, i) => ServiceSchema.parse({ ...service(`p${i}`, { exec: `${prefix}echo hi` }), systemd: { User: "daemon" } }) as Service & { exec: string });
+    await verifyServices(services);
+    expect(services.map((s) => parseExec(s.exec).argv[1])).toEqual(["@echo", "+echo", "!echo", "!!echo", ":echo"]);
+  });
+
   it("holds for random exec lines, descriptions and environment values", async () => {
     const arbitrary = fc.array(
       fc.record({

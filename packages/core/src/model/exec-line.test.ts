@@ -108,6 +108,11 @@ describe("execProblem", () => {
     expect(execProblem(`/opt/x "unclosed`)).toBe('it has a `"` that is never closed');
     expect(execProblem("/opt/x --ok")).toBeUndefined();
   });
+
+  it.each(["@", "+", "!", "!!", ":", "-"])("never lets systemd's %s prefix reach ExecStart: a path after it is relative, a bare name (but an option) runs through env", (prefix) => {
+    expect(execProblem(`${prefix}/bin/x`)).toContain(`\`${prefix}/bin/x\` is a relative path`);
+    if (prefix !== "-") expect(parseExec(`${prefix}echo hi`).argv).toEqual(["/usr/bin/env", `${prefix}echo`, "hi"]);
+  });
 });
 
 describe("shellQuote", () => {

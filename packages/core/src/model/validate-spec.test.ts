@@ -54,6 +54,37 @@ describe("validateSpec", () => {
     }
   });
 
+  it("refuses any binary string holding NUL or another control character, in exec, description, an env value or a file's content, naming the field", () => {
+    // Bytes as a file might hold them: any code units, with at least one C0 control other than TAB (NUL among them).
+    const control = fc.integer({ min: 0, max: 0x1f }).filter((c) => c !== 0x09).map((c) => String.fromCharCode(c));
+    const binary = fc.tuple(fc.string({ unit: "binary" }), control, fc.string({ unit: "binary" })).map(([a, c, b]) => a + c + b);
+    const cases = fc.oneof(
+      binary.map((v) => ({ field: "exec", fields: { exec: `/bin/x ${v}` } })),
+      binary.map((v) => ({ field: "description", fields: { exec: "/bin/x", description: v } })),
+      binary.map((v) => ({ field: "env.A", fields: { exec: "/bin/x", env: { A: v } } })),
+    );
+    fc.assert(
+      fc.property(cases, ({ field, fields }) => {
+        let caught: unknown;
+        try {
+          validateSpec([{ type: "service", name: "web", ...fields }]);
+        } catch (error) {
+          caught = error;
+        }
+        expect(TendError.isInstance(caught)).toBe(true);
+        expect((caught as TendError).code).not.toBe("TEND_INTERNAL");
+        expect((caught as TendError).location).toMatchObject({ resource: "service:web", field });
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.tuple(fc.string({ unit: "binary" }), fc.string({ unit: "binary" })), ([a, b]) => {
+        expect(() => validateSpec([{ type: "file", name: "f", path: "/etc/f", content: `${a}\u0000${b}` }])).toThrow(TendError);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("keeps TAB, which is harmless", () => {
     expect(validateSpec([{ type: "service", name: "web", exec: "a\tb" }])).toHaveLength(1);
   });
