@@ -255,39 +255,43 @@ describe("observeUnits in a user scope", () => {
 
 describe("observeUnits and foreign drop-ins", () => {
   it.each([
-    {
-      title: "reports drop-ins that change a unit tend wrote (its own, a prefix's, the type's), as warnings that never become drift",
-      tree: {
-        "etc/systemd/system/tend-web.service.d/override.conf": "[Service]\nExecStart=\nExecStart=/bin/evil\nUser=root\n",
-        "etc/systemd/system/tend-.service.d/limits.conf": "[Service]\nMemoryMax=1G\n",
-        "run/systemd/system/service.d/all.conf": "[Unit]\nDescription=x\n",
-        "etc/systemd/system/tend-web.service.d/readme.txt": "not a drop-in\n",
-        "etc/systemd/system/sshd.service.d/mine.conf": "[Service]\nNice=5\n",
+    [
+      "reports drop-ins that change a unit tend wrote (its own, a prefix's, the type's), as warnings that never become drift",
+      {
+        tree: {
+          "etc/systemd/system/tend-web.service.d/override.conf": "[Service]\nExecStart=\nExecStart=/bin/evil\nUser=root\n",
+          "etc/systemd/system/tend-.service.d/limits.conf": "[Service]\nMemoryMax=1G\n",
+          "run/systemd/system/service.d/all.conf": "[Unit]\nDescription=x\n",
+          "etc/systemd/system/tend-web.service.d/readme.txt": "not a drop-in\n",
+          "etc/systemd/system/sshd.service.d/mine.conf": "[Service]\nNice=5\n",
+        },
+        warnings: [
+          "/etc/systemd/system/tend-web.service.d/override.conf changes it (ExecStart, User); tend leaves drop-ins alone",
+          "/etc/systemd/system/tend-.service.d/limits.conf changes it (MemoryMax); tend leaves drop-ins alone",
+          "/run/systemd/system/service.d/all.conf changes it (Description); tend leaves drop-ins alone",
+        ],
       },
-      warnings: [
-        "/etc/systemd/system/tend-web.service.d/override.conf changes it (ExecStart, User); tend leaves drop-ins alone",
-        "/etc/systemd/system/tend-.service.d/limits.conf changes it (MemoryMax); tend leaves drop-ins alone",
-        "/run/systemd/system/service.d/all.conf changes it (Description); tend leaves drop-ins alone",
-      ],
-    },
-    {
-      title: "reports a unit of tend's name that systemd loads instead (control, transient, early generated), and set-property's drop-ins",
-      tree: {
-        "etc/systemd/system.control/tend-web.service": "[Service]\nExecStart=/bin/evil\n",
-        "run/systemd/transient/tend-web.service": "[Service]\nExecStart=/bin/other\n",
-        "run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf": "[Service]\nCPUQuota=20%\n",
-        // below tend's folder in priority: never loaded instead of tend's unit
-        "run/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/lower\n",
-        "usr/lib/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/vendor\n",
-        "run/systemd/generator.early/sshd.service": "[Service]\nExecStart=/bin/x\n",
+    ],
+    [
+      "reports a unit of tend's name that systemd loads instead (control, transient, early generated), and set-property's drop-ins",
+      {
+        tree: {
+          "etc/systemd/system.control/tend-web.service": "[Service]\nExecStart=/bin/evil\n",
+          "run/systemd/transient/tend-web.service": "[Service]\nExecStart=/bin/other\n",
+          "run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf": "[Service]\nCPUQuota=20%\n",
+          // below tend's folder in priority: never loaded instead of tend's unit
+          "run/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/lower\n",
+          "usr/lib/systemd/system/tend-web.service": "[Service]\nExecStart=/bin/vendor\n",
+          "run/systemd/generator.early/sshd.service": "[Service]\nExecStart=/bin/x\n",
+        },
+        warnings: [
+          "/etc/systemd/system.control/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
+          "/run/systemd/transient/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
+          "/run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf changes it (CPUQuota); tend leaves drop-ins alone",
+        ],
       },
-      warnings: [
-        "/etc/systemd/system.control/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
-        "/run/systemd/transient/tend-web.service replaces it: systemd loads that file, not the one tend wrote; tend leaves it alone",
-        "/run/systemd/system.control/tend-web.service.d/50-CPUQuota.conf changes it (CPUQuota); tend leaves drop-ins alone",
-      ],
-    },
-  ])("$title", async ({ tree, warnings }) => {
+    ],
+  ] as const)("%s", async (_title, { tree, warnings }) => {
     const ctx = await readContext({ init: "systemd", runner: capturedHost() });
     const { writeHostTree } = await import("@tend/testkit");
     await writeHostTree(ctx.files.real("/"), tree);
