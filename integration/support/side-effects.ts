@@ -56,7 +56,7 @@ export async function traceSideEffects(host: TestHost, args: string[], probes: R
       paths = [...callArgs.matchAll(/"(\/[^"]*)"|<(\/[^>]*)>/g)].map((m) => m[1] ?? m[2]!);
     }
     if (name === "openat" && !/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(callArgs)) continue;
-    if (name === "openat" && paths.every((path) => probes.some((probe) => probe.test(path))) && !/O_CREAT|O_TRUNC/.test(callArgs)) continue;
+    if (name === "openat" && paths.length > 0 && paths.every((path) => probes.some((probe) => probe.test(path))) && !/O_CREAT|O_TRUNC/.test(callArgs)) continue;
     if (paths.length > 0 && paths.every((path) => NOT_THE_HOSTS.test(path))) continue;
     changes.push(line);
   }
