@@ -101,7 +101,8 @@ function coreOperation(session: Session, write: ArtifactWrite, record: RecordedA
 /** One line for the apply log. */
 export function describeWrite(write: ArtifactWrite): string {
   const store = write.artifact.store ?? "file";
-  if (write.content === null) return `deleted ${write.artifact.path}${write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : ""}`;
+  const kept = write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : "";
+  if (write.content === null) return `deleted ${write.artifact.path}${kept}`;
   const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
-  return `${what}${write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : ""}`;
+  return `${what}${kept}`;
 }
