@@ -3,30 +3,19 @@ import type { HostFiles } from "@tend/core/contract";
 import { hasInstallRules, parseInstallSection } from "./parse-install-section.js";
 import type { UnitFile } from "./parse-list-unit-files.js";
 import { readPresetRules } from "./preset-rules.js";
+import { unitSearchPath } from "./unit-directories.js";
 
 /** Where tend writes system units: the manager's persistent configuration. */
 const CONFIG = "/etc/systemd/system";
 
 /**
- * Search-path folders where a unit or link can change a tend unit's state in ways this reader
- * leaves to systemctl (control, transient, generated and runtime units, attached images): one
- * that mentions tend (see mentionsTend) sends every unit to systemctl. A booted host always has
- * some of them, holding the distro's generated and transient units.
+ * Every other folder of the search path, where a unit or link can change a tend unit's state in
+ * ways this reader leaves to systemctl (control, transient, generated and runtime units, attached
+ * images, vendor units): one that mentions tend (see mentionsTend) sends every unit to systemctl.
+ * A booted host always has some of them, holding the distro's generated and transient units.
+ * Debian's /lib/systemd/system too, read once when it is /usr/lib's.
  */
-const SPECIAL = [
-  "/etc/systemd/system.control",
-  "/run/systemd/system.control",
-  "/run/systemd/transient",
-  "/run/systemd/generator.early",
-  "/etc/systemd/system.attached",
-  "/run/systemd/system",
-  "/run/systemd/system.attached",
-  "/run/systemd/generator",
-  "/run/systemd/generator.late",
-];
-
-/** The vendor folders, below the configuration in priority. */
-const VENDOR = ["/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"];
+const ELSEWHERE = [...unitSearchPath({ kind: "system" }).folders.filter((dir) => dir !== CONFIG), "/lib/systemd/system"];
 
 const TEND_UNIT = /^tend-[0-9A-Za-z:_.@\\-]*\.(service|socket|target|device|mount|automount|swap|timer|path|slice|scope)$/;
 const LINK_FOLDER = /\.(wants|requires|upholds)$/;
@@ -59,7 +48,7 @@ export interface TreeUnitFiles {
  */
 export async function readUnitFileStates(files: HostFiles): Promise<TreeUnitFiles | undefined> {
   const seen = new Set<string>();
-  for (const dir of [...SPECIAL, ...VENDOR]) {
+  for (const dir of ELSEWHERE) {
     // /lib is often a link to /usr/lib: the same folder is read once.
     const real = files.local ? files.real(dir) : dir;
     if (seen.has(real)) continue;
