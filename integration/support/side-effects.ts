@@ -1,4 +1,6 @@
 import { NODE_IN_HOST, TEND_IN_HOST, type TestHost } from "@tend/testkit/harness";
+import { expect } from "vitest";
+import { applySpec } from "./apply-spec.js";
 
 /** The system calls that start a program or change a file, strace's names. */
 const TRACED = [
@@ -61,4 +63,42 @@ export async function traceSideEffects(host: TestHost, args: string[], probes: R
     changes.push(line);
   }
   return { exitCode: run.exitCode, output: run.stdout + run.stderr, commands, changes };
+}
+
+/** A pure-plan proof: the spec to converge, the changed one to plan against, and what the init's queries look like. */
+export interface PurePlanCase {
+  spec: string;
+  docs: string[];
+  changed: string;
+  changedText: string;
+  /** The commands a plan may start (each must start with one); undefined: none at all. */
+  queries?: RegExp;
+  /** Paths a plan may open for writing without writing to them (see traceSideEffects). */
+  probes?: RegExp[];
+}
+
+/**
+ * Applies `docs` at `spec`, then watches `plan` (converged), `plan --diff` (against `changed`)
+ * and `observe`: each exits 0, changes no file, and starts only the init's queries. Then applies
+ * `changed` under the same spy and returns what that apply did, for the suite to check that the
+ * spy sees a change when there is one.
+ */
+export async function provePurePlans(host: TestHost, c: PurePlanCase): Promise<SideEffects> {
+  await applySpec(host, c.spec, c.docs);
+  await host.writeFile(c.changed, c.changedText);
+  for (const args of [["plan", "-f", c.spec], ["plan", "-f", c.changed, "--diff"], ["observe", "-f", c.changed]]) {
+    const seen = await traceSideEffects(host, args, c.probes);
+    const what = `tend ${args.join(" ")}`;
+    expect(seen.exitCode, seen.output).toBe(0);
+    expect(seen.changes, what).toEqual([]);
+    if (c.queries) {
+      expect(seen.commands.length, what).toBeGreaterThan(0);
+      expect(seen.commands.map((argv) => argv.join(" ")).filter((line) => !c.queries!.test(line)), what).toEqual([]);
+    } else {
+      expect(seen.commands, what).toEqual([]);
+    }
+  }
+  const applied = await traceSideEffects(host, ["apply", "-f", c.changed], c.probes);
+  expect(applied.exitCode, applied.output).toBe(0);
+  return applied;
 }
