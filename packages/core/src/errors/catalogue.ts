@@ -159,6 +159,11 @@ export const errors = {
       resource: ref,
       ...o,
     }),
+  changedMeanwhile: (path: string, action: "overwrite" | "delete", o?: TendErrorOptions) =>
+    new TendError("TEND_UNMANAGED_FILE", `did not ${action} ${path}: it changed after this apply read it`, {
+      hint: "Run apply again: its plan shows what changed (anything it then replaces is kept under backups/)",
+      ...o,
+    }),
   locked: (path: string, holder: string, o?: TendErrorOptions) =>
     new TendError("TEND_LOCKED", `another tend apply holds the lock ${path} (${holder})`, {
       hint: "Wait for it to finish, or pass --lock-timeout SECONDS to wait",

@@ -430,6 +430,31 @@ describe("apply, when tend lost track of its files", () => {
     expect(await readdir(join(first.root, "etc/web"))).toEqual(["moved.conf"]);
   });
 
+  it("leaves a file edited after the plan read it as it is, failing its resource, and keeps the edit at the next apply", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF], sim.provider);
+    const conf = join(first.root, "etc/web/web.conf");
+    const { session } = await simSession([{ ...CONF, content: "port = 9090\n" }], [sim.provider], { root: first.root });
+    const { plan, state, assigned } = await session.buildPlan();
+    await writeFile(conf, "port = 7777 # mine\n");
+    const report = await applyPlan(session, plan, state, assigned);
+    expect(report.failures.map((f) => [f.location.resource, f.message])).toEqual([["file:conf", "did not overwrite /etc/web/web.conf: it changed after this apply read it"]]);
+    expect(await readFile(conf, "utf8")).toBe("port = 7777 # mine\n");
+    const again = await cycle([{ ...CONF, content: "port = 9090\n" }], sim.provider, first.root);
+    expect(again.report.lines.join("\n")).toContain("wrote /etc/web/web.conf (it was edited; the edited copy is kept under backups/)");
+    const [stamp] = await readdir(join(first.root, "var/lib/tend/backups"));
+    expect(await readFile(join(first.root, "var/lib/tend/backups", stamp!, "file/etc/web/web.conf"), "utf8")).toBe("port = 7777 # mine\n");
+  });
+
+  it("writes a path that a resource the spec dropped held, once this apply deleted it (a file passed to another resource)", async () => {
+    const sim = simProvider();
+    const first = await cycle([CONF], sim.provider);
+    const renamed = { ...CONF, name: "web-conf", content: "port = 9090\n" };
+    const moved = await cycle([renamed], sim.provider, first.root, true);
+    expect(moved.report.failures).toEqual([]);
+    expect(await readFile(join(first.root, "etc/web/web.conf"), "utf8")).toBe("port = 9090\n");
+  });
+
   it("refuses an empty file where the init reads one as a mask, even with --adopt, and adopts it where it does not", async () => {
     const sim = simProvider();
     const masking: ProviderDefinition = { ...sim.provider, render: (resource, ctx) => sim.provider.render(resource, ctx).map((a) => ({ ...a, masksWhenEmpty: true })) };

@@ -161,7 +161,7 @@ export async function applyPlan(
   const operating = active.filter((e) => e.action !== "remove");
   tell("writing files");
   const writing = operating.filter((e) => e.writes.length > 0 && !blocked(e));
-  const results = await writeArtifacts(session, writing, state, assigned, backupDir);
+  const results = await writeArtifacts(session, writing, state, assigned, backupDir, new Set(written));
   for (const entry of writing) {
     const error = results.get(entry.key);
     if (error) {

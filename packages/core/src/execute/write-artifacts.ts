@@ -13,8 +13,10 @@ import type { RecordedArtifact, StateFile } from "../state/state-file.js";
 /**
  * Carries out the writes and deletions of many resources: copies of edited or adopted content
  * into `backupDir` first, then the core's files as one ordered batch, then each provider store's
- * share in one call. Writes that only catch the state up (`unrecorded`) touch nothing. Returns
- * the first failure of each resource that had one.
+ * share in one call. Writes that only catch the state up (`unrecorded`) touch nothing. Each file
+ * must still hold what the plan read there when it is replaced or deleted (nothing, for one this
+ * apply already `deleted`); one that changed meanwhile is left as it is and fails its resource.
+ * Returns the first failure of each resource that had one.
  */
 export async function writeArtifacts(
   session: Session,
@@ -22,6 +24,7 @@ export async function writeArtifacts(
   state: StateFile,
   assigned: Map<string, ProviderDefinition>,
   backupDir: string,
+  deleted: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, TendError>> {
   const failures = new Map<string, TendError>();
   const operations: FileOperation[] = [];
@@ -44,7 +47,7 @@ export async function writeArtifacts(
           custom.set(store, list);
           continue;
         }
-        operations.push(coreOperation(session, write, record));
+        operations.push(coreOperation(session, write, record, deleted.has(write.artifact.path) ? null : write.current));
         owners.push(entry.key);
       }
     } catch (error) {
@@ -84,18 +87,19 @@ function backupPath(backupDir: string, store: string, path: string): string {
   return join(backupDir, store, path.replace(/^\/+/, "").replace(/[^A-Za-z0-9_./-]/g, "_").replace(/(^|\/)\.\.?(?=\/|$)/g, "$1_"));
 }
 
-function coreOperation(session: Session, write: ArtifactWrite, record: RecordedArtifact | undefined): FileOperation {
+/** The file operation for a write; `expected` is what must still be at its path (see FileOperation). */
+function coreOperation(session: Session, write: ArtifactWrite, record: RecordedArtifact | undefined, expected: string | null): FileOperation {
   const artifact = write.artifact;
   const store = artifact.store ?? "file";
   const path = artifact.path;
   if (write.content === null) {
     if (store === "directory") return { op: "rmdir", path, ephemeral: record?.ephemeral ?? artifact.ephemeral ?? [] };
-    return { op: "remove", path, kind: store === "symlink" ? "symlink" : "file" };
+    return { op: "remove", path, kind: store === "symlink" ? "symlink" : "file", expected };
   }
   const owner = session.files.ownership(artifact.owner, artifact.group);
   if (store === "directory") return { op: "mkdir", path, mode: artifact.mode ?? 0o755, owner };
-  if (store === "symlink") return { op: "symlink", path, target: write.content, owner: session.files.ownership() };
-  return { op: "write", path, content: write.content, mode: artifact.mode ?? 0o644, owner };
+  if (store === "symlink") return { op: "symlink", path, target: write.content, owner: session.files.ownership(), expected };
+  return { op: "write", path, content: write.content, mode: artifact.mode ?? 0o644, owner, expected };
 }
 
 /** One line for the apply log. */

@@ -47,7 +47,7 @@ function assertReplaceable(target: string, kind: "file" | "symlink"): void {
  * on purpose: every step is a system call on tend's main thread, so a fault injected at the k-th
  * call lands on the same step every run.
  */
-export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: FileContent, mode: number, owner: Ownership = {}): void {
+export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: FileContent, mode: number, owner: Ownership = {}, expected?: string | null): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "file");
   const { name, tempBase, temp } = tempBeside(dir, target);
@@ -62,11 +62,11 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
     throw error;
   }
   closeSync(fd);
-  batch.defer({ dir, temp: tempBase, name, data: true });
+  batch.defer({ dir, temp: tempBase, name, data: true }, expected === undefined ? undefined : { path: hostPath, content: expected });
 }
 
 /** Points `hostPath` at `target` atomically (a temp link renamed over it). */
-export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarget: string, owner: Ownership = {}): void {
+export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarget: string, owner: Ownership = {}, expected?: string | null): void {
   const { dir, target } = prepareTarget(batch, hostPath);
   assertReplaceable(target, "symlink");
   const { name, tempBase, temp } = tempBeside(dir, target);
@@ -78,7 +78,7 @@ export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarg
     throw error;
   }
   // Renamed in order with the files before it: a link that enables a service lands after them.
-  batch.defer({ dir, temp: tempBase, name, data: false });
+  batch.defer({ dir, temp: tempBase, name, data: false }, expected === undefined ? undefined : { path: hostPath, content: expected });
 }
 
 /** A fresh temp name beside `target` in `dir`: the target's name, the temp's, and its path. */

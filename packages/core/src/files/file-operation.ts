@@ -9,18 +9,22 @@ import { WriteBatch } from "./write-batch.js";
 import { writeContent } from "./write-text.js";
 import { fsError } from "./fs-error.js";
 import { resolveBeneath } from "./resolve-beneath.js";
+import { holdsExpected } from "./target-unchanged.js";
 import { tempOwner } from "./temp-name.js";
 
 /**
  * One change to the file system, by host path (resolved beneath the root by whoever performs
  * it): what tend's own process does, or a child running as the user who owns the folder.
+ * `expected`, when given, is what the plan read at the path (a file's text, a link's target,
+ * null for nothing): a write or deletion finds it still there just before it acts, or fails
+ * and leaves the path as it is.
  */
 export type FileOperation =
-  | { op: "write"; path: string; content: FileContent; mode: number; owner?: Ownership }
-  | { op: "symlink"; path: string; target: string; owner?: Ownership }
+  | { op: "write"; path: string; content: FileContent; mode: number; owner?: Ownership; expected?: string | null }
+  | { op: "symlink"; path: string; target: string; owner?: Ownership; expected?: string | null }
   | { op: "mkdir"; path: string; mode: number; owner?: Ownership }
   /** Deletes a file or link, and only that kind: what is there now must be what tend wrote. */
-  | { op: "remove"; path: string; kind: "file" | "symlink" }
+  | { op: "remove"; path: string; kind: "file" | "symlink"; expected?: string | null }
   /** Deletes a folder holding nothing but `ephemeral` entries; anything else keeps it. */
   | { op: "rmdir"; path: string; ephemeral: string[] }
   /** Deletes temp files an interrupted atomic write of `path` left beside it. */
@@ -94,13 +98,13 @@ export function failureError(failure: OperationFailure): TendError {
 function performOne(batch: WriteBatch, operation: FileOperation): void {
   switch (operation.op) {
     case "write":
-      return writeFileAtomic(batch, operation.path, operation.content, operation.mode, operation.owner);
+      return writeFileAtomic(batch, operation.path, operation.content, operation.mode, operation.owner, operation.expected);
     case "symlink":
-      return writeSymlinkAtomic(batch, operation.path, operation.target, operation.owner);
+      return writeSymlinkAtomic(batch, operation.path, operation.target, operation.owner, operation.expected);
     case "mkdir":
       return makeDir(batch, operation.path, operation.mode, operation.owner);
     case "remove":
-      return removeEntry(batch, operation.path, operation.kind);
+      return removeEntry(batch, operation.path, operation.kind, operation.expected);
     case "rmdir":
       return removeDir(batch, operation.path, operation.ephemeral);
     case "clean-temps":
@@ -129,7 +133,7 @@ function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Owner
   if (owner.uid !== undefined && process.getuid?.() === 0) chownSync(target, owner.uid, owner.gid ?? -1);
 }
 
-function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlink"): void {
+function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlink", expected: string | null | undefined): void {
   const target = resolveBeneath(batch.root, hostPath);
   const info = lstatOrNull(target);
   if (info === null) return;
@@ -138,6 +142,7 @@ function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlin
     const what = info.isSymbolicLink() ? "a symlink" : info.isDirectory() ? "a folder" : "not a regular file";
     throw errors.unsafePath(hostPath, `it is now ${what}, not the ${kind} tend wrote; tend deletes only what it wrote`);
   }
+  if (expected !== undefined && !holdsExpected(target, expected)) throw errors.changedMeanwhile(hostPath, "delete");
   unlinkSync(target);
   batch.touched(dirname(target));
 }

@@ -64,6 +64,44 @@ describe("LocalHostFiles", () => {
     expect((await lstat(join(root, "etc/tend-web.service"))).isSymbolicLink()).toBe(true);
   });
 
+  it("replaces or deletes a file only while it holds what the plan read there, and leaves one that changed as it is", async () => {
+    const root = await imageRoot();
+    const at = (name: string) => join(root, "etc", name);
+    for (const name of ["kept.conf", "edited.conf", "gone.conf", "edited-gone.conf"]) await writeFile(at(name), "port = 80\n");
+    await writeFile(at("edited.conf"), "port = 81 # an admin's edit\n");
+    await writeFile(at("edited-gone.conf"), "port = 81 # an admin's edit\n");
+    await writeFile(at("appeared.conf"), "made meanwhile\n");
+    await symlink("/opt/other", at("link"));
+    const files = new LocalHostFiles(root, SYSTEM);
+    const read = "port = 80\n";
+    const results = await files.perform([
+      { op: "write", path: "/etc/kept.conf", content: "port = 90\n", mode: 0o644, expected: read },
+      { op: "write", path: "/etc/edited.conf", content: "port = 90\n", mode: 0o644, expected: read },
+      { op: "write", path: "/etc/appeared.conf", content: "port = 90\n", mode: 0o644, expected: null },
+      { op: "symlink", path: "/etc/link", target: "/opt/web", expected: "/opt/app" },
+      { op: "write", path: "/etc/new.conf", content: "port = 90\n", mode: 0o644, expected: null },
+      { op: "remove", path: "/etc/gone.conf", kind: "file", expected: read },
+      { op: "remove", path: "/etc/edited-gone.conf", kind: "file", expected: read },
+    ]);
+    expect(results.map((r) => r?.message ?? null)).toEqual([
+      null,
+      "did not overwrite /etc/edited.conf: it changed after this apply read it",
+      "did not overwrite /etc/appeared.conf: it changed after this apply read it",
+      "did not overwrite /etc/link: it changed after this apply read it",
+      null,
+      null,
+      "did not delete /etc/edited-gone.conf: it changed after this apply read it",
+    ]);
+    expect(results[1]?.code).toBe("TEND_UNMANAGED_FILE");
+    expect(await readFile(at("kept.conf"), "utf8")).toBe("port = 90\n");
+    expect(await readFile(at("new.conf"), "utf8")).toBe("port = 90\n");
+    expect(await readFile(at("edited.conf"), "utf8")).toBe("port = 81 # an admin's edit\n");
+    expect(await readFile(at("edited-gone.conf"), "utf8")).toBe("port = 81 # an admin's edit\n");
+    expect(await readFile(at("appeared.conf"), "utf8")).toBe("made meanwhile\n");
+    expect((await readdir(join(root, "etc"))).sort()).toEqual(["appeared.conf", "edited-gone.conf", "edited.conf", "kept.conf", "link", "new.conf"]);
+    expect((await lstat(at("link"))).isSymbolicLink()).toBe(true);
+  });
+
   it("removes the temp files an interrupted write left, and nothing else", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/.app.conf.tend-4242-0a1b2c3d"), "half");
@@ -255,6 +293,18 @@ describe.runIf(isRoot)("LocalHostFiles as root", () => {
     const file = await lstat(join(root, "home/alice/.config/app.conf"));
     const dir = await lstat(join(root, "home/alice/.config"));
     expect([file.uid, dir.uid]).toEqual([65534, 65534]);
+  });
+
+  it("as that user too, leaves a file in her folder that changed after the plan read it", async () => {
+    const root = await withAlice();
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/home/alice/.config/app.conf", "x\n");
+    await writeFile(join(root, "home/alice/.config/app.conf"), "hers\n");
+    const [failure] = await files.perform([{ op: "write", path: "/home/alice/.config/app.conf", content: "y\n", mode: 0o644, expected: "x\n" }]);
+    expect(failure?.message).toBe("did not overwrite /home/alice/.config/app.conf: it changed after this apply read it");
+    expect(await readFile(join(root, "home/alice/.config/app.conf"), "utf8")).toBe("hers\n");
+    expect(await files.perform([{ op: "write", path: "/home/alice/.config/app.conf", content: "y\n", mode: 0o644, expected: "hers\n" }])).toEqual([null]);
+    expect(await readFile(join(root, "home/alice/.config/app.conf"), "utf8")).toBe("y\n");
   });
 
   it("cannot be steered out of a user's folder by a link the user planted", async () => {

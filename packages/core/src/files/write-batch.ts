@@ -2,6 +2,7 @@ import { chmodSync, constants, closeSync, fsyncSync, lstatSync, mkdirSync, openS
 import { basename, dirname, join, relative } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { unlinkQuietly } from "./atomic-write.js";
+import { holdsExpected } from "./target-unchanged.js";
 import { FolderResolver } from "./folder-resolver.js";
 import { childProcesses } from "../runner/child-process.js";
 
@@ -38,6 +39,14 @@ interface Deferred {
   data: boolean;
   /** The operation it belongs to, for its failure. */
   index: number | undefined;
+  /** What the plan read at the target, which must still be there at the rename (see FileOperation). */
+  expected: Expected | undefined;
+}
+
+/** What must still be at a write's target when it is renamed over, and the target's host path for the error. */
+interface Expected {
+  path: string;
+  content: string | null;
 }
 
 /**
@@ -88,9 +97,9 @@ export class WriteBatch {
   }
 
   /** A temp file or link ready to be renamed over its target at the commit. */
-  defer(write: Omit<Deferred, "index">): void {
+  defer(write: Omit<Deferred, "index" | "expected">, expected?: Expected): void {
     // Spelled out: V8 gives each `{ ...write, index }` (a copy that gains a property) its own hidden class.
-    this.deferred.push({ dir: write.dir, temp: write.temp, name: write.name, data: write.data, index: this.current });
+    this.deferred.push({ dir: write.dir, temp: write.temp, name: write.name, data: write.data, index: this.current, expected });
   }
 
   /**
@@ -132,7 +141,9 @@ export class WriteBatch {
       for (const write of waiting) {
         const temp = join(write.dir, write.temp);
         try {
-          renameSync(temp, join(write.dir, write.name));
+          const target = join(write.dir, write.name);
+          if (write.expected && !holdsExpected(target, write.expected.content)) throw errors.changedMeanwhile(write.expected.path, "overwrite");
+          renameSync(temp, target);
           this.unsynced.add(write.dir);
         } catch (error) {
           unlinkQuietly(temp);

@@ -221,18 +221,36 @@ chown_to() {
   if [ "$2" = - ]; then chown ${4:+-h} -- "$1" "$3"; else chown ${4:+-h} -- "$1:$2" "$3"; fi
 }
 
-# stage IDX TMP NAME DATA: a temp file (or link) in HERE, renamed over NAME at the commit.
-stage() {
-  S_COUNT=$((S_COUNT + 1))
-  eval "SI_$S_COUNT=\$1 ST_$S_COUNT=\$2 SN_$S_COUNT=\$3 SD_$S_COUNT=\$4 SP_$S_COUNT=\$HERE"
+# holds NAME EXPECT: whether NAME (in the current folder, its kind in K) still holds what the
+# plan read there. EXPECT is `-` (anything), `absent`, or CRC:SIZE (cksum's) of a file's bytes
+# or a link's target: an edit made since the plan read it is never replaced or deleted unseen.
+holds() {
+  case $2 in
+    -) return 0 ;;
+    absent) [ "$K" = absent ]; return ;;
+  esac
+  case $K in
+    file) _h=$(cksum < "./$1") || return 1 ;;
+    link) _h=$(printf '%s' "$(readlink -- "./$1")" | cksum) || return 1 ;;
+    *) return 1 ;;
+  esac
+  set -- $_h "$2"
+  [ "$1:$2" = "$3" ]
 }
 
-# w_write IDX PHYS REST NAME TMP MODE UID GID CONTENT
+# stage IDX TMP NAME DATA EXPECT: a temp file (or link) in HERE, renamed over NAME at the commit
+# if NAME still holds EXPECT (see holds).
+stage() {
+  S_COUNT=$((S_COUNT + 1))
+  eval "SI_$S_COUNT=\$1 ST_$S_COUNT=\$2 SN_$S_COUNT=\$3 SD_$S_COUNT=\$4 SE_$S_COUNT=\$5 SP_$S_COUNT=\$HERE"
+}
+
+# w_write IDX PHYS REST NAME TMP MODE UID GID EXPECT CONTENT
 w_write() {
   enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
   kind_of "$4"
   case $K in absent|file) ;; *) refuse "$1" "$4"; return ;; esac
-  if ! _err=$( (umask 077; set -C; printf '%s' "$9" > "./$5") 2>&1); then
+  if ! _err=$( (umask 077; set -C; printf '%s' "${10}" > "./$5") 2>&1); then
     rm -f -- "./$5"
     case $_err in *"No space"*|*"quota"*) EXHAUSTED=1 ;; esac
     fail "$1" errno "$_err"; return
@@ -240,18 +258,18 @@ w_write() {
   if ! _err=$( { chmod "$6" -- "./$5" && chown_to "$7" "$8" "./$5"; } 2>&1); then
     rm -f -- "./$5"; fail "$1" errno "$_err"; return
   fi
-  stage "$1" "$5" "$4" 1
+  stage "$1" "$5" "$4" 1 "$9"
 }
 
-# w_symlink IDX PHYS REST NAME TMP UID GID TARGET
+# w_symlink IDX PHYS REST NAME TMP UID GID EXPECT TARGET
 w_symlink() {
   enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
   kind_of "$4"
   case $K in dir|other) fail "$1" target-dir-or-device; return ;; esac
-  if ! _err=$( { ln -s -- "$8" "./$5" && chown_to "$6" "$7" "./$5" -h; } 2>&1); then
+  if ! _err=$( { ln -s -- "$9" "./$5" && chown_to "$6" "$7" "./$5" -h; } 2>&1); then
     rm -f -- "./$5"; fail "$1" errno "$_err"; return
   fi
-  stage "$1" "$5" "$4" 0
+  stage "$1" "$5" "$4" 0 "$8"
 }
 
 # w_mkdir IDX PHYS REST NAME MODE UID GID
@@ -269,7 +287,8 @@ w_mkdir() {
   ok "$1"
 }
 
-# w_remove IDX PHYS REST NAME KIND(file|symlink): deletes only what tend wrote.
+# w_remove IDX PHYS REST NAME KIND(file|symlink) EXPECT: deletes only what tend wrote, and only
+# while it holds EXPECT (see holds).
 w_remove() {
   settle
   [ -z "$3" ] || { ok "$1"; return; }
@@ -282,6 +301,7 @@ w_remove() {
     dir/*) fail "$1" now-dir; return ;;
     *) fail "$1" now-other; return ;;
   esac
+  holds "$4" "$6" || { fail "$1" changed; return; }
   _err=$(rm -f -- "./$4" 2>&1) || { fail "$1" errno "$_err"; return; }
   note_sync "$ROOTP$HERE"
   ok "$1"
@@ -387,7 +407,7 @@ settle() {
     _n=0
     while [ "$_n" -lt "$S_COUNT" ]; do
       _n=$((_n + 1))
-      eval "_i=\$SI_$_n _p=\$SP_$_n _t=\$ST_$_n _m=\$SN_$_n _d=\$SD_$_n"
+      eval "_i=\$SI_$_n _p=\$SP_$_n _t=\$ST_$_n _m=\$SN_$_n _d=\$SD_$_n _e=\$SE_$_n"
       if ! enter "$_p" "" ""; then
         fail "$_i" "$E"; continue
       fi
@@ -398,6 +418,7 @@ settle() {
       else
         case $K in dir|other) rm -f -- "./$_t"; fail "$_i" target-dir-or-device; continue ;; esac
       fi
+      holds "$_m" "$_e" || { rm -f -- "./$_t"; fail "$_i" changed; continue; }
       if _err=$(mv_over "$_t" "$_m" 2>&1); then
         note_sync "$ROOTP$HERE"; ok "$_i"
       else

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LocalChannel } from "../__fixtures__/local-channel.js";
+import type { FileOperation } from "@tend/core";
 import { parseUserDatabases, RemoteHostFiles } from "./remote-files.js";
 import { RemoteLock } from "./remote-lock.js";
 
@@ -46,6 +47,44 @@ describe.each([
     expect(await files.readLink("/etc/app/link")).toBe("/etc/app/one.conf");
     expect((await files.readDir("/etc/app"))?.sort()).toEqual(["link", "one.conf", "two.conf"]);
     expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory" }, { kind: "absent" }, { kind: "file", content: "no newline at end" }]);
+  });
+
+  it("replace or delete a file only while it holds what the plan read there, and leave one that changed as it is", async () => {
+    const { root, files } = setup();
+    const at = (name: string) => join(root, "etc", name);
+    mkdirSync(join(root, "etc"));
+    const read = "port = 80\n'quoted' $HOME\n";
+    for (const name of ["kept.conf", "gone.conf"]) writeFileSync(at(name), read);
+    for (const name of ["edited.conf", "edited-gone.conf"]) writeFileSync(at(name), "port = 81 # an admin's edit\n");
+    writeFileSync(at("appeared.conf"), "made meanwhile\n");
+    writeFileSync(at("latin1.conf"), Buffer.from([0x63, 0xe9, 0x0a]));
+    symlinkSync("/opt/other", at("link"));
+    symlinkSync("/opt/app", at("same-link"));
+    const operations: FileOperation[] = [
+      { op: "write", path: "/etc/kept.conf", content: "port = 90\n", mode: 0o644, expected: read },
+      { op: "write", path: "/etc/edited.conf", content: "port = 90\n", mode: 0o644, expected: read },
+      { op: "write", path: "/etc/appeared.conf", content: "port = 90\n", mode: 0o644, expected: null },
+      { op: "symlink", path: "/etc/link", target: "/opt/web", expected: "/opt/app" },
+      { op: "symlink", path: "/etc/same-link", target: "/opt/web", expected: "/opt/app" },
+      { op: "write", path: "/etc/new.conf", content: "port = 90\n", mode: 0o644, expected: null },
+      { op: "write", path: "/etc/latin1.conf", content: "port = 90\n", mode: 0o644, expected: "c\uFFFD\n" },
+      { op: "remove", path: "/etc/gone.conf", kind: "file", expected: read },
+      { op: "remove", path: "/etc/edited-gone.conf", kind: "file", expected: read },
+    ];
+    const results = await files.perform(operations);
+    const failed = Object.fromEntries(results.flatMap((r, i) => (r ? [[operations[i]!.path, `${r.code} ${r.message}`]] : [])));
+    const changed = (verb: string, path: string) => `TEND_UNMANAGED_FILE did not ${verb} ${path} on test: it changed after this apply read it`;
+    expect(failed).toEqual({
+      "/etc/edited.conf": changed("overwrite", "/etc/edited.conf"),
+      "/etc/appeared.conf": changed("overwrite", "/etc/appeared.conf"),
+      "/etc/link": changed("overwrite", "/etc/link"),
+      "/etc/edited-gone.conf": changed("delete", "/etc/edited-gone.conf"),
+    });
+    for (const name of ["kept.conf", "new.conf", "latin1.conf"]) expect(readFileSync(at(name), "utf8")).toBe("port = 90\n");
+    for (const name of ["edited.conf", "edited-gone.conf"]) expect(readFileSync(at(name), "utf8")).toBe("port = 81 # an admin's edit\n");
+    expect(readFileSync(at("appeared.conf"), "utf8")).toBe("made meanwhile\n");
+    expect([readlinkSync(at("link")), readlinkSync(at("same-link"))]).toEqual(["/opt/other", "/opt/web"]);
+    expect(readdirSync(join(root, "etc")).sort()).toEqual(["appeared.conf", "edited-gone.conf", "edited.conf", "kept.conf", "latin1.conf", "link", "new.conf", "same-link"]);
   });
 
   it("refuse to write or delete through a symlinked folder that leads outside the root", async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { contentText, TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
+import { contentText, errors, TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
-import { AGAIN, hexBytes, parseReads, type BatchKind, type ReadRecord } from "./read-records.js";
+import { AGAIN, hexBytes, parseReads, posixCksum, type BatchKind, type ReadRecord } from "./read-records.js";
 
 /** The sh library every file script runs with (see host-files.sh). */
 export const HOST_FILES_LIB = readFileSync(new URL("./host-files.sh", import.meta.url), "utf8");
@@ -72,6 +72,18 @@ const UNSAFE: Record<string, string> = {
   "target-other": "a device or socket is at the target",
 };
 
+/**
+ * What a write or deletion finds at its target on the host (see host-files.sh's `holds`): `-`
+ * for no check, `absent`, or cksum's CRC and size of the text's bytes. Text that held bytes
+ * which are not UTF-8 when read (U+FFFD) is not checked: its bytes on the host are not known.
+ */
+function expectation(expected: string | null | undefined): string {
+  if (expected === null) return "absent";
+  if (expected === undefined || expected.includes("\uFFFD")) return "-";
+  const bytes = Buffer.from(expected, "utf8");
+  return `${posixCksum(bytes)}:${bytes.length}`;
+}
+
 const VERBS: Record<FileOperation["op"], string> = { write: "write", symlink: "link", mkdir: "make the folder", remove: "delete", rmdir: "delete the folder", "clean-temps": "clean up beside", append: "append to" };
 
 function failure(operation: FileOperation, kind: string, detail: string, host: string): TendError {
@@ -81,6 +93,7 @@ function failure(operation: FileOperation, kind: string, detail: string, host: s
   if (kind === "batch") return new TendError("TEND_DISK_FULL", `${what}: not written, since the rest of its batch could not be (out of space)`, { hint: "Free space on the host and run apply again" });
   if (kind === "as-user") return new TendError("TEND_PERMISSION", `${what}: could not act as uid ${detail} (sudo -n or su)`, { hint: "tend writes in a user's folder as that user: allow root to run sh as them" });
   if (kind === "absent") return new TendError("TEND_IO", `${what}: its folder is missing`);
+  if (kind === "changed") return errors.changedMeanwhile(`${operation.path} on ${host}`, operation.op === "remove" ? "delete" : "overwrite");
   if (/No space|quota/i.test(detail)) return new TendError("TEND_DISK_FULL", `${what}: ${detail}`, { hint: "Free space on the host and run apply again" });
   if (/Read-only/i.test(detail)) return new TendError("TEND_READ_ONLY", `${what}: ${detail}`, { hint: "The file system is read-only on the host" });
   if (/Permission denied|Operation not permitted/i.test(detail)) return new TendError("TEND_PERMISSION", `${what}: ${detail}`, { hint: "tend needs root on the host (a root login, or sudo -n)" });
@@ -254,13 +267,13 @@ export class RemoteHostFiles implements HostFileAccess {
     const head = (kind: string, own: string) => `op ${index} ${kind} ${q(dir)} ${own}`;
     switch (operation.op) {
       case "write":
-        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(contentText(operation.content))}`;
+        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)} ${q(contentText(operation.content))}`;
       case "symlink":
-        return `${head("symlink", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${q(operation.target)}`;
+        return `${head("symlink", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)} ${q(operation.target)}`;
       case "mkdir":
         return `${head("mkdir", id(operation.owner?.uid))} ${q(name)} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)}`;
       case "remove":
-        return `${head("remove", "-")} ${q(name)} ${operation.kind}`;
+        return `${head("remove", "-")} ${q(name)} ${operation.kind} ${expectation(operation.expected)}`;
       case "rmdir":
         return `${head("rmdir", "-")} ${q(name)} ${operation.ephemeral.map(q).join(" ")}`;
       case "clean-temps":
