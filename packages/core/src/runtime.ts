@@ -16,6 +16,7 @@ export { dependenciesOf } from "./model/dependencies-of.js";
 export { detectInit, parseInit } from "./host/detect-init.js";
 export { resolveHost, type Host, type HostOptions } from "./host/host-facts.js";
 export { findSpec, SPEC_NAMES } from "./spec/find-spec.js";
+export { inputFileProblem, MAX_INPUT_BYTES } from "./files/input-file.js";
 export { loadSpec, openSpec, type Spec, type OpenedSpec, type OpenSpecOptions } from "./spec/load-spec.js";
 export { ContentCache, cacheDir } from "./cache/content-cache.js";
 export { planChanges, desiredOf, type PlanInput } from "./plan/plan-changes.js";

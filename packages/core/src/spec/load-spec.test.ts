@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSpec, openSpec } from "./load-spec.js";
+import { MAX_INPUT_BYTES } from "../files/input-file.js";
 import { ContentCache } from "../cache/content-cache.js";
 import { findSpec } from "./find-spec.js";
 import { TendError } from "../errors/tend-error.js";
@@ -109,6 +111,28 @@ describe("loading specs that misbehave", () => {
     const deep = await specFile("tend.yaml", `tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/a\nenv:\n  A: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`);
     const nested = (await loadSpec(deep, HOST).catch((e: unknown) => e)) as TendError;
     expect(nested).toMatchObject({ code: "TEND_SPEC", message: `${deep} is not valid YAML: it nests too deeply` });
+  });
+
+  it("refuses, before reading it, a spec that is a FIFO, a device, a folder or too big", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-spec-kinds-"));
+    const fifo = join(dir, "fifo.yaml");
+    execFileSync("mkfifo", [fifo]);
+    const zero = join(dir, "zero.yaml");
+    await symlink("/dev/zero", zero);
+    const folder = join(dir, "folder.yaml");
+    await mkdir(folder);
+    const big = join(dir, "big.yaml");
+    // Sparse: its size is what counts, and nothing of it is read.
+    await writeFile(big, "");
+    await truncate(big, MAX_INPUT_BYTES + 1);
+    const failure = async (file: string) => (await openSpec(file).catch((e: unknown) => e)) as TendError;
+    expect(await failure(fifo)).toMatchObject({ code: "TEND_SPEC", message: `${fifo} is not a regular file (a device, FIFO or socket); tend reads a spec only from a file` });
+    expect(await failure(zero)).toMatchObject({ code: "TEND_SPEC", message: `${zero} is not a regular file (a device, FIFO or socket); tend reads a spec only from a file` });
+    expect(await failure(folder)).toMatchObject({ code: "TEND_SPEC", message: `${folder} is a folder, not a spec file` });
+    expect(await failure(big)).toMatchObject({ code: "TEND_SPEC", message: `${big} is 16.0 MiB; a spec file may be at most 16 MiB` });
+    await truncate(big, MAX_INPUT_BYTES);
+    // At the limit it is read (and refused for what it holds).
+    expect((await failure(big)).message).not.toContain("MiB");
   });
 
   it("keeps aliases within one document working", async () => {

@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import { cacheKey, type ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
 import { CORE_BUILD } from "../core-package.js";
+import { errors } from "../errors/catalogue.js";
 import { isNormalHostPath } from "../files/host-path.js";
+import { inputFileProblem } from "../files/input-file.js";
 import { crossCheck } from "../model/cross-check.js";
 import type { Resource } from "../model/resource-schema.js";
 import { contentHash } from "../plan/content-hash.js";
@@ -52,6 +54,8 @@ interface ValidatedDocuments {
 
 /** Opens a spec file (YAML, or a config module, imported once). */
 export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
+  const problem = inputFileProblem(file, "spec");
+  if (problem) throw errors.spec(problem.message, { file, hint: problem.hint });
   if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache), options.cache);
   const text = await readFile(file, "utf8");
   const { cache } = options;

@@ -1,8 +1,12 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MAX_INPUT_BYTES } from "@tend/core";
 import { describe, expect, it } from "vitest";
 import { buildHostsJsonSchema } from "./inventory-schema.js";
 import { limitHosts } from "./limit.js";
-import { parseInventory } from "./load-inventory.js";
+import { loadInventory, parseInventory } from "./load-inventory.js";
 
 const INVENTORY = `
 defaults:
@@ -55,6 +59,18 @@ describe("the inventory", () => {
     ["hosts: [\n", /not valid YAML/],
   ])("names the host and field of a mistake: %j", (text, message) => {
     expect(() => parseInventory(text)).toThrow(message);
+  });
+
+  it("is refused before it is read when it is a device, a FIFO or too big", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tend-inventory-"));
+    const fifo = join(dir, "tend.hosts.yaml");
+    execFileSync("mkfifo", [fifo]);
+    const big = join(dir, "big.hosts.yaml");
+    writeFileSync(big, "");
+    truncateSync(big, MAX_INPUT_BYTES + 1);
+    expect(() => loadInventory("/dev/zero")).toThrow("/dev/zero is not a regular file (a device, FIFO or socket); tend reads an inventory only from a file");
+    expect(() => loadInventory(fifo)).toThrow(`${fifo} is not a regular file`);
+    expect(() => loadInventory(big)).toThrow(`${big} is 16.0 MiB; an inventory file may be at most 16 MiB`);
   });
 
   it("has a committed JSON Schema generated from the zod schema", async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { TendError } from "@tend/core";
+import { inputFileProblem, TendError } from "@tend/core";
 import { InventorySchema } from "./inventory-schema.js";
 
 /** How to reach one host. */
@@ -41,6 +41,8 @@ function inventoryError(file: string, message: string, where: { host?: string; g
 
 /** Reads and checks `tend.hosts.yaml`; every error names the host (or group) and the field. */
 export function loadInventory(file: string): Inventory {
+  const problem = inputFileProblem(file, "inventory");
+  if (problem) throw new TendError("TEND_FLEET_INVENTORY", problem.message, { hint: problem.hint });
   let text: string;
   try {
     text = readFileSync(file, "utf8");

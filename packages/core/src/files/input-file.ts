@@ -1,0 +1,33 @@
+import { statSync } from "node:fs";
+
+/**
+ * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
+ * is about 2 MB; tend keeps a spec's text, its parse and its resources in memory at once (some
+ * 50 bytes for each byte of YAML).
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What is wrong, before reading it, with a file an admin hands tend as `what` ("spec"): not a
+ * regular file (a FIFO would hang the read, a device such as /dev/zero would never end) or
+ * bigger than MAX_INPUT_BYTES. A link to a file is followed. Undefined when it may be read; a
+ * missing or unreadable file is left to the read, which names it.
+ */
+export function inputFileProblem(file: string, what: string): { message: string; hint: string } | undefined {
+  let info;
+  try {
+    info = statSync(file);
+  } catch {
+    return undefined;
+  }
+  const a = /^[aeiou]/.test(what) ? "an" : "a";
+  if (info.isDirectory()) return { message: `${file} is a folder, not a ${what} file`, hint: `Pass the ${what} file itself, not its folder` };
+  if (!info.isFile()) return { message: `${file} is not a regular file (a device, FIFO or socket); tend reads ${a} ${what} only from a file`, hint: `Write the ${what} to a file and pass that` };
+  if (info.size > MAX_INPUT_BYTES) {
+    return {
+      message: `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; ${a} ${what} file may be at most ${MAX_INPUT_BYTES / 1024 / 1024} MiB`,
+      hint: what === "spec" ? "Keep large contents out of the spec: a tend.config.ts can read a File resource's content from a file" : `Split the ${what}`,
+    };
+  }
+  return undefined;
+}
