@@ -213,6 +213,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   it("applies into an image root offline: compiles and points current there, touches nothing live", async () => {
     const live = await upList();
     const liveDb = await current();
+    await host.mustExec(["mkdir", "-p", "/tmp/image"]);
     await host.expectTend(["apply", "-f", SPEC, "--init", "s6", "--root", "/tmp/image"]);
     expect((await host.mustExec(["readlink", "/tmp/image/etc/s6/db/current"])).trim()).toBe("tend-g1-a");
     expect(names(await host.mustExec(["s6-rc-db", "-c", "/tmp/image/etc/s6/db/current", "contents", "tend"])).sort()).toEqual(["tend-db", "tend-ready", "tend-reloader"]);

@@ -3,7 +3,8 @@ import type { CommandName } from "./command-line/parse-command-line.js";
 const COMMON = `Common flags:
   -f, --file SPEC      the spec (default: tend.config.{ts,mts,js,mjs} or tend.yaml here)
   --init NAME          act as if the host ran NAME (an init an installed provider declares)
-  --root DIR           work on an image root: write and enable offline, start nothing
+  --root DIR           work on an image root, a folder that exists: write and enable
+                       offline, start nothing
   --user [NAME]        the user scope (as root, NAME picks the user); default: system as root
   --json               one JSON document on stdout (formatVersion 1; see docs/json.md)
   --color, --no-color  colour or not (default: on a terminal, unless NO_COLOR is set or

@@ -5,6 +5,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
+/** An image root for `--root`: a folder that exists, as tend requires. */
+async function imageRoot(dir: string, name: string): Promise<string> {
+  const root = join(dir, name);
+  await mkdir(root, { recursive: true });
+  return root;
+}
+
+
 const run = promisify(execFile);
 const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
 const isRoot = process.getuid?.() === 0;
@@ -46,10 +54,22 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("names no image root");
   });
 
+  it("refuses a --root that does not exist or is not a folder (a typo), for plan and apply, making nothing", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    for (const [root, why] of [[join(dir, "imgae"), "does not exist"], [join(dir, "tend.yaml"), "is not a folder"], ["/dev/null", "is not a folder"]] as const) {
+      for (const command of ["plan", "apply"]) {
+        const result = await tend([command, "--init", "runit", "--root", root], dir);
+        expect(result.code, `${command} --root ${root}`).toBe(1);
+        expectCleanError(result.stderr, "TEND_USAGE");
+        expect(result.stderr).toContain(`--root ${root} ${why}`);
+      }
+    }
+    expect((await readdir(dir)).sort()).toEqual(["tend.yaml"]);
+  });
+
   it.runIf(isRoot)("a full disk: TEND_DISK_FULL naming the file, and nothing of the batch lands (no partial file, no temp file)", async () => {
     const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(200_000))}`);
-    const root = join(dir, "root");
-    await mkdir(root);
+    const root = await imageRoot(dir, "root");
     const script = `mount -t tmpfs -o size=96k tmpfs ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}; code=$?; echo "left: $(find ${root}/etc -type f -o -type l)"; exit $code`;
     const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
     expect(result.code).toBe(1);
@@ -61,8 +81,7 @@ describe("the host's faults, met as clear errors", () => {
 
   it.runIf(isRoot)("a read-only file system: TEND_READ_ONLY, nothing changed", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
-    const root = join(dir, "root");
-    await mkdir(root);
+    const root = await imageRoot(dir, "root");
     const script = `mount -t tmpfs tmpfs ${root} && mkdir -p ${root}/etc ${root}/var/lib/tend && mount -o remount,ro ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}`;
     const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
     expect(result.code).toBe(1);
@@ -73,8 +92,7 @@ describe("the host's faults, met as clear errors", () => {
     const spec = (port: number) => `${FILE("conf", "/etc/web.conf", `port = ${port}\n`)}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n`;
     const dir = await specDir(spec(1));
     await writeFile(join(dir, "edited.yaml"), spec(2));
-    const root = join(dir, "root");
-    await mkdir(root);
+    const root = await imageRoot(dir, "root");
     const plan = (file: string) => `TEND_CACHE_DIR=${root}/cache ${process.execPath} ${CLI} plan -f ${file} --init runit --root ${root} --detailed-exitcode`;
     const script = [
       `mount -t tmpfs tmpfs ${root}`,
@@ -91,7 +109,7 @@ describe("the host's faults, met as clear errors", () => {
 
   it.runIf(isRoot)("no permission on the state or lock: TEND_PERMISSION with a hint", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
-    const root = join(dir, "root");
+    const root = await imageRoot(dir, "root");
     await mkdir(join(root, "var/lib/tend"), { recursive: true, mode: 0o755 });
     const result = await exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, "apply", "--init", "runit", "--root", root], dir);
     expect(result.code).toBe(1);
@@ -106,7 +124,7 @@ describe("the host's faults, met as clear errors", () => {
   ] as const)("%s stops apply after its current step (exit %i), and the next apply finishes the job", async (signal, exitCode) => {
     const docs = Array.from({ length: 400 }, (_, i) => `tend: v1alpha1\ntype: Service\nname: s${i}\nexec: /opt/s/bin/run --id ${i}\n`);
     const dir = await specDir(docs.join("---\n"));
-    const root = join(dir, "root");
+    const root = await imageRoot(dir, "root");
     const child = spawn(process.execPath, [CLI, "apply", "--init", "runit", "--root", root], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";

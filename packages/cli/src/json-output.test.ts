@@ -1,10 +1,18 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import Ajv from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
+
+/** An image root for `--root`: a folder that exists, as tend requires. */
+async function imageRoot(dir: string, name: string): Promise<string> {
+  const root = join(dir, name);
+  await mkdir(root, { recursive: true });
+  return root;
+}
+
 
 const run = promisify(execFile);
 const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
@@ -36,7 +44,7 @@ beforeAll(async () => {
   validate = (value) => check(value) as boolean;
   errorsOf = () => check.errors;
   dir = await mkdtemp(join(tmpdir(), "tend-json-"));
-  root = join(dir, "root");
+  root = await imageRoot(dir, "root");
   await writeFile(join(dir, "tend.yaml"), SPEC);
 });
 
@@ -75,7 +83,7 @@ describe("--json on every command: one document on stdout, valid by docs/json-sc
   it("puts errors in the document as diagnostics, with location and hint, and still exits non-zero", async () => {
     const bad = await mkdtemp(join(tmpdir(), "tend-json-bad-"));
     await writeFile(join(bad, "tend.yaml"), "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nrestart: sometimes\n");
-    const result = await tend(["plan", "--init", "runit", "--root", join(bad, "r"), "--json"], bad);
+    const result = await tend(["plan", "--init", "runit", "--root", await imageRoot(bad, "r"), "--json"], bad);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
     const doc = document(result.stdout);
@@ -85,7 +93,7 @@ describe("--json on every command: one document on stdout, valid by docs/json-sc
   });
 
   it("streams apply as JSON lines while it happens, each valid, ending in done", async () => {
-    const streamRoot = join(dir, "stream-root");
+    const streamRoot = await imageRoot(dir, "stream-root");
     const result = await tend(["apply", "--init", "runit", "--root", streamRoot, "--json-stream"], dir);
     const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["plan", "step", "progress", "done"]));
@@ -98,7 +106,7 @@ describe("--json on every command: one document on stdout, valid by docs/json-sc
 
 describe("plan --diff", () => {
   it("shows how each file changes, with secret env values masked", async () => {
-    const diffRoot = join(dir, "diff-root");
+    const diffRoot = await imageRoot(dir, "diff-root");
     await tend(["apply", "--init", "runit", "--root", diffRoot], dir);
     await writeFile(join(dir, "changed.yaml"), SPEC.replace("port = 1", "port = 2").replace("s3cr3t-value", "n3w-s3cr3t"));
     const result = await tend(["plan", "-f", "changed.yaml", "--init", "runit", "--root", diffRoot, "--diff", "--no-color"], dir);
@@ -110,7 +118,7 @@ describe("plan --diff", () => {
   });
 
   it("shows a hand edit as drift, diffed against what apply writes back, with secret env values masked", async () => {
-    const driftRoot = join(dir, "drift-root");
+    const driftRoot = await imageRoot(dir, "drift-root");
     await tend(["apply", "--init", "runit", "--root", driftRoot], dir);
     const run = join(driftRoot, "etc/sv/tend-web/run");
     const written = await readFile(run, "utf8");
@@ -140,7 +148,8 @@ describe("conventions operators expect", () => {
 
   it("colours by --color/--no-color, FORCE_COLOR, NO_COLOR and TERM=dumb", async () => {
     const esc = "\u001b[";
-    const plan = (extra: string[], env: Record<string, string>) => tend(["plan", "--init", "runit", "--root", join(dir, "colour"), ...extra], dir, env);
+    const colourRoot = await imageRoot(dir, "colour");
+    const plan = (extra: string[], env: Record<string, string>) => tend(["plan", "--init", "runit", "--root", colourRoot, ...extra], dir, env);
     expect((await plan([], { FORCE_COLOR: "1" })).stdout).toContain(esc);
     expect((await plan([], { FORCE_COLOR: "0" })).stdout).not.toContain(esc);
     expect((await plan(["--color"], { NO_COLOR: "1" })).stdout).toContain(esc);

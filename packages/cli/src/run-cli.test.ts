@@ -5,6 +5,14 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 import { COMMANDS } from "./command-line/parse-command-line.js";
 
+/** An image root for `--root`: a folder that exists, as tend requires. */
+async function imageRoot(dir: string, name: string): Promise<string> {
+  const root = join(dir, name);
+  await mkdir(root, { recursive: true });
+  return root;
+}
+
+
 async function cli(argv: string[], cwd?: string) {
   let out = "";
   let err = "";
@@ -55,14 +63,14 @@ describe("tend", () => {
 
   it("fails the plan with the seed's text for a field the host's init cannot express", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nsystemd:\n  MemoryMax: 512M\n");
-    const result = await cli(["plan", "--init", "runit", "--root", join(dir, "root")], dir);
+    const result = await cli(["plan", "--init", "runit", "--root", await imageRoot(dir, "root")], dir);
     expect(result.code).toBe(1);
     expect(result.err).toContain("error TEND_UNSUPPORTED_FIELD: service:web sets `systemd` (MemoryMax), which only systemd supports, and this host uses runit\n");
   });
 
   it("plans with --detailed-exitcode and --json, and gives 0 once applied", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hello\n");
-    const root = join(dir, "root");
+    const root = await imageRoot(dir, "root");
     const plan = await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir);
     expect(plan.code).toBe(2);
     expect(plan.out).toMatch(/^host .* \(runit\)\n  \+ file:motd  \/etc\/motd\n  1 to add, 0 to change, 0 to remove\n$/);
@@ -75,7 +83,7 @@ describe("tend", () => {
   it("warns of a timer whose time a clock change skips in the host's zone, in the init's words", async () => {
     const timer = (name: string, schedule: string) => `tend: v1alpha1\ntype: Timer\nname: ${name}\nexec: /usr/local/bin/${name}\nschedule: "${schedule}"\n`;
     const dir = await specDir([timer("backup", "30 2 * * *"), timer("report", "0 4 * * *")].join("---\n"));
-    const root = join(dir, "root");
+    const root = await imageRoot(dir, "root");
     const withCron = async (at: string) => {
       await mkdir(join(at, "etc/cron.d"), { recursive: true });
       await mkdir(join(at, "usr/sbin"), { recursive: true });
@@ -103,13 +111,13 @@ describe("tend", () => {
 
   it("observes named resources and refuses unknown references", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hello\n");
-    const result = await cli(["observe", "service:nope", "--init", "runit", "--root", join(dir, "r")], dir);
+    const result = await cli(["observe", "service:nope", "--init", "runit", "--root", await imageRoot(dir, "r")], dir);
     expect(result.err).toContain("service:nope is not declared");
   });
 
   it("observes whether each service would run after a reboot, and why not, in text and JSON", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: Service\nname: on\nexec: /bin/sleep 1000\n---\ntend: v1alpha1\ntype: Service\nname: off\nexec: /bin/sleep 1000\ndesired: {state: running, enabled: false}\n");
-    const root = join(dir, "r");
+    const root = await imageRoot(dir, "r");
     expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
     const text = await cli(["observe", "--init", "runit", "--root", root], dir);
     expect(text.out).toContain("service:on\n  exists   yes\n  enabled  yes\n  at boot  starts\n");
@@ -133,14 +141,14 @@ describe("a run in one scope, with resources of the other", () => {
 
   it("fails the plan for what the init can never express, whatever the scope (OpenRC has no user services)", async () => {
     const dir = await specDir(SPEC);
-    const result = await cli(["plan", "--init", "openrc", "--root", join(dir, "r")], dir);
+    const result = await cli(["plan", "--init", "openrc", "--root", await imageRoot(dir, "r")], dir);
     expect(result.code).toBe(1);
     expect(result.err).toContain("error TEND_NO_USER_SERVICES: service:mine sets user = True, but OpenRC has no user services");
   });
 
   it("says how many resources of the other scope it left out, and the command that applies them", async () => {
     const dir = await specDir(SPEC);
-    const result = await cli(["plan", "--init", "runit", "--root", join(dir, "r")], dir);
+    const result = await cli(["plan", "--init", "runit", "--root", await imageRoot(dir, "r")], dir);
     expect(result.code).toBe(0);
     expect(result.out).toContain("(1 user-scope resource is not in this run: tend apply --user");
   });

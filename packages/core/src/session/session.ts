@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ContentCache } from "../cache/content-cache.js";
 import type { Artifact } from "../contract/artifact.js";
@@ -501,4 +502,12 @@ export function checkRoot(root: string | undefined): void {
       hint: "Give the folder of an image root (--root /srv/image), or drop --root to work on this host",
     });
   }
+  // A mistyped root would otherwise be planned as an empty image and made by apply.
+  let folder = false;
+  try {
+    folder = statSync(root).isDirectory();
+  } catch {
+    throw errors.usage(`--root ${root} does not exist`, { hint: "Give the folder of an existing image root (debootstrap, or an unpacked image, makes one)" });
+  }
+  if (!folder) throw errors.usage(`--root ${root} is not a folder`, { hint: "Give the folder of an image root (--root /srv/image)" });
 }
