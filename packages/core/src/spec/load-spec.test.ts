@@ -135,6 +135,16 @@ describe("loading specs that misbehave", () => {
     expect((await failure(big)).message).not.toContain("MiB");
   });
 
+  it("refuses bytes that are not UTF-8 at their line, never writing U+FFFD in their place", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-spec-latin1-"));
+    const file = join(dir, "tend.yaml");
+    await writeFile(file, Buffer.concat([Buffer.from('tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]));
+    const error = (await openSpec(file).catch((e: unknown) => e)) as TendError;
+    expect(error).toMatchObject({ code: "TEND_SPEC", message: `${file} is not UTF-8 text: line 5 holds bytes that are not UTF-8 (a file saved as Latin-1?)`, location: { line: 5 } });
+    await writeFile(file, 'tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: "café \uFFFD"\n');
+    expect((await loadSpec(file, HOST)).resources[0]).toMatchObject({ content: "café \uFFFD" });
+  });
+
   it("keeps aliases within one document working", async () => {
     const file = await specFile("tend.yaml", "tend: v1alpha1\ntype: Service\nname: a\nexec: /a\nenv: &e { A: '1' }\ndescription: x\n");
     expect((await loadSpec(file, HOST)).resources).toHaveLength(1);

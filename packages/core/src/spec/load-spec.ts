@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { cacheKey, type ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
@@ -12,6 +11,7 @@ import { contentHash } from "../plan/content-hash.js";
 import { exactJson } from "./exact-json.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
 import type { RawSpec } from "./load-yaml-spec.js";
+import { readSpecText } from "./spec-text.js";
 import { splitYamlDocuments } from "./yaml-documents.js";
 
 export interface Spec {
@@ -57,7 +57,7 @@ export async function openSpec(file: string, options: OpenSpecOptions = {}): Pro
   const problem = inputFileProblem(file, "spec");
   if (problem) throw errors.spec(problem.message, { file, hint: problem.hint });
   if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache), options.cache);
-  const text = await readFile(file, "utf8");
+  const text = await readSpecText(file);
   const { cache } = options;
   const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
   const cached = cache?.read<ValidatedYaml>("specs", key);

@@ -1,0 +1,32 @@
+import { isUtf8 } from "node:buffer";
+import { readFile } from "node:fs/promises";
+import { errors } from "../errors/catalogue.js";
+
+/**
+ * A YAML spec's text. YAML is Unicode: bytes that are not UTF-8 (a file saved as Latin-1) are
+ * refused at their line, never decoded to U+FFFD and written to the host as other bytes than
+ * the admin typed.
+ */
+export async function readSpecText(file: string): Promise<string> {
+  const bytes = await readFile(file);
+  if (!isUtf8(bytes)) {
+    const line = firstBadLine(bytes);
+    throw errors.spec(`${file} is not UTF-8 text: line ${line} holds bytes that are not UTF-8 (a file saved as Latin-1?)`, {
+      file,
+      line,
+      hint: "Save the spec as UTF-8 (iconv -f LATIN1 -t UTF-8)",
+    });
+  }
+  return bytes.toString("utf8");
+}
+
+/** The 1-based line of the first bytes that are not UTF-8 (no sequence spans a newline). */
+function firstBadLine(bytes: Buffer): number {
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    if (!isUtf8(bytes.subarray(start, end === -1 ? bytes.length : end))) return line;
+    if (end === -1) return line;
+    start = end + 1;
+  }
+}
