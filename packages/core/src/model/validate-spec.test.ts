@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { validateSpec } from "./validate-spec.js";
+import { validateResource, validateSpec } from "./validate-spec.js";
 import { TendError, TendErrors } from "../errors/tend-error.js";
 
 function messages(raw: unknown[]): string[] {
@@ -137,6 +137,16 @@ describe("validateSpec", () => {
     expect(messages([{ type: "service", name: "gdm", restart: "always" }])).toEqual([
       "service:gdm has no exec, so it enables the distro's own unit, which takes no restart",
     ]);
+  });
+
+  it("refuses a `__proto__` key at any depth, which JavaScript would drop without a word", () => {
+    // As a spec's parser gives it: an own key, which an object literal cannot spell.
+    const inEnv = JSON.parse('{"type":"service","name":"web","exec":"/opt/web","env":{"__proto__":"1","B":"2"}}') as unknown;
+    expect(() => validateSpec([inEnv])).toThrow("service:web has an invalid `env.__proto__`: is a key tend refuses: `__proto__` cannot be held as data, so it would be dropped without a word");
+    expect(validateResource(inEnv)).toBeUndefined();
+    const inHatch = JSON.parse('{"type":"service","name":"web","exec":"/opt/web","systemd":{"Service":{"__proto__":{"User":"root"}}}}') as unknown;
+    expect(() => validateSpec([inHatch])).toThrow("service:web has an invalid `systemd.Service.__proto__`");
+    expect(validateSpec([{ type: "service", name: "web", exec: "/opt/web", env: { A: "1", B: "2" } }])[0]).toMatchObject({ env: { A: "1", B: "2" } });
   });
 
   it("only ever throws TendErrors on random input", () => {

@@ -6,6 +6,7 @@ import { FileSchema, PackageSchema, ResourceSchema, ServiceSchema, TimerSchema, 
 import { closest } from "./closest-word.js";
 import { crossCheck, type Locate, type ValidateOptions } from "./cross-check.js";
 import { dependenciesOf } from "./dependencies-of.js";
+import { protoKeyPath } from "./proto-key.js";
 
 /** Kept here too for the modules and tests that import it from validation. */
 export { dependenciesOf };
@@ -21,6 +22,12 @@ export type { Locate, ValidateOptions };
 export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}), options: ValidateOptions = {}): Resource[] {
   const found: TendError[] = [];
   const resources: (Resource | undefined)[] = raw.map((item, index) => {
+    const proto = protoKeyPath(item);
+    if (proto) {
+      const field = proto.join(".");
+      found.push(errors.invalidField(displayRef(item, index), field, "is a key tend refuses: `__proto__` cannot be held as data, so it would be dropped without a word", { ...locate(index, proto), resource: displayRef(item, index), field }));
+      return undefined;
+    }
     const parsed = ResourceSchema.safeParse(item);
     if (parsed.success) return parsed.data;
     found.push(...parsed.error.issues.slice(0, 5).map((issue) => issueToError(item, index, issue, locate)));
@@ -42,6 +49,7 @@ export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}
  * wrong (validateSpec says how). The rules between resources are crossCheck's.
  */
 export function validateResource(raw: unknown): Resource | undefined {
+  if (protoKeyPath(raw)) return undefined;
   const parsed = ResourceSchema.safeParse(raw);
   return parsed.success ? parsed.data : undefined;
 }
