@@ -46,7 +46,7 @@ up across its settle window. Exits 1 if anything failed or did not verify; 130, 
 SIGINT, SIGTERM or SIGHUP stopped it (run apply again to finish).
   --diff                  show how each file and unit changes before applying
   --adopt                 take over files at target paths that tend did not write (a backup is kept)
-  --lock-timeout SECONDS  wait this long for another apply to finish (default: fail at once)
+  --lock-timeout SECONDS  wait this long for another apply to finish, at most a year (default: fail at once)
   --json-stream           one JSON event per line as it happens: plan, step, progress, diagnostic, done
 
 ${COMMON}`,

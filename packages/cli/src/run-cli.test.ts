@@ -43,6 +43,15 @@ describe("tend", () => {
     expect((await cli(["--version"])).out).toBe("tend 9.9.9\n");
   });
 
+  it("takes --lock-timeout from 0 to a year of seconds, and says so for anything else (1e308 overflowed flock's timer)", async () => {
+    for (const value of ["abc", "1e308", "31536001", "Infinity"]) {
+      const result = await cli(["apply", "--lock-timeout", value]);
+      expect(result.code, value).toBe(1);
+      expect(result.err).toMatch(/^error TEND_USAGE: --lock-timeout takes a number of seconds, 0 to 31536000 \(a year\)/);
+    }
+    expect((await cli(["apply", "--lock-timeout=-5"])).err).toContain("--lock-timeout takes a number of seconds, 0 to 31536000");
+  });
+
   it("prints one clear error for an unknown flag or command", async () => {
     const flag = await cli(["plan", "--frobnicate"]);
     expect(flag.code).toBe(1);

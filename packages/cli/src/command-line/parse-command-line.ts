@@ -70,6 +70,9 @@ function readCommand(argv: string[]): CommandName {
   return command;
 }
 
+/** The longest `--lock-timeout`, in seconds. */
+const MAX_LOCK_WAIT_S = 365 * 24 * 3600;
+
 function readFlags(argv: string[], command: CommandName): CommandLine {
   const commandIndex = argv.findIndex((arg) => !arg.startsWith("-"));
   const flags = [...FLAGS[command], ...GLOBAL];
@@ -115,7 +118,8 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
   };
   const lockText = text("lock-timeout");
   const lockTimeout = lockText === undefined ? 0 : Number(lockText);
-  if (!Number.isFinite(lockTimeout) || lockTimeout < 0) throw new UsageError("--lock-timeout takes a number of seconds");
+  // flock's timer refuses what overflows it (1e308): a year is more than any apply waits.
+  if (!Number.isFinite(lockTimeout) || lockTimeout < 0 || lockTimeout > MAX_LOCK_WAIT_S) throw new UsageError(`--lock-timeout takes a number of seconds, 0 to ${MAX_LOCK_WAIT_S} (a year)`);
   const parallelText = text("parallel");
   const parallel = parallelText === undefined ? undefined : Number(parallelText);
   if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1)) throw new UsageError("--parallel takes a whole number of hosts, 1 or more");
