@@ -67,12 +67,32 @@ describe("the host's faults, met as clear errors", () => {
     expect((await readdir(dir)).sort()).toEqual(["tend.yaml"]);
   });
 
-  it.runIf(isRoot)("a full disk: TEND_DISK_FULL naming the file, and nothing of the batch lands (no partial file, no temp file)", async () => {
-    const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(200_000))}`);
+  it.runIf(isRoot)("a disk without room for the apply: refused before anything changes, its removals included", async () => {
+    const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("old", "/etc/old", "old\n")}`);
+    await writeFile(join(dir, "next.yaml"), `${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(250_000))}`);
     const root = await imageRoot(dir, "root");
-    const script = `mount -t tmpfs -o size=96k tmpfs ${root} && ${process.execPath} ${CLI} apply --init runit --root ${root}; code=$?; echo "left: $(find ${root}/etc -type f -o -type l)"; exit $code`;
+    const apply = (spec: string) => `${process.execPath} ${CLI} apply --init runit --root ${root} -f ${spec}`;
+    const script = `mount -t tmpfs -o size=256k tmpfs ${root} && ${apply("tend.yaml")} >/dev/null && ${apply("next.yaml")}; code=$?; echo "left: $(cd ${root} && find etc -type f | sort | tr '\\n' ' ')"; exit $code`;
     const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(1);
+    expectCleanError(result.stderr, "TEND_DISK_FULL");
+    expect(result.stderr).toMatch(/^error TEND_DISK_FULL: apply needs \d+ kB and \d+ files on the file system holding \/etc\/big, which has \d+ kB and \d+ files free; nothing was changed\n/);
+    // Before, the removal came first: /etc/old was deleted, then /etc/big met the full disk.
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("left: etc/old etc/small");
+  });
+
+  it.runIf(isRoot)("a disk that fills after the room check: TEND_DISK_FULL naming the file, and nothing of the batch lands (no partial file, no temp file)", async () => {
+    const dir = await specDir(`${FILE("small", "/etc/small", "x\n")}---\n${FILE("big", "/etc/big", "y".repeat(300_000))}`);
+    const root = await imageRoot(dir, "root");
+    const journal = join(root, "var/lib/tend/state.journal");
+    const log = join(dir, "strace.log");
+    // The journal's first append comes after the room check and before the files are staged:
+    // strace holds its fsync while the disk is filled to 100 kB of free space.
+    const traced = `strace -qq -o ${log} -P ${journal} -e trace=openat,fsync -e inject=fsync:delay_enter=1000000 ${process.execPath} ${CLI} apply --init runit --root ${root}`;
+    const fill = `until grep -q 'O_CREAT' ${log} 2>/dev/null || ! kill -0 $pid 2>/dev/null; do sleep 0.01; done; dd if=/dev/zero of=${root}/filler bs=1k count=$(( $(df -k --output=avail ${root} | tail -1) - 100 )) 2>/dev/null`;
+    const script = `mount -t tmpfs -o size=1m tmpfs ${root} && { ${traced} & pid=$!; ${fill}; wait $pid; code=$?; echo "left: $(find ${root}/etc -type f -o -type l)"; exit $code; }`;
+    const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain("error TEND_DISK_FULL: cannot write /etc/big: no space left on its device");
     expect(result.stderr).not.toContain("TEND_INTERNAL");
     expect(result.stderr).toContain("error TEND_DISK_FULL: not written, since the rest of its batch could not be: cannot write /etc/small");

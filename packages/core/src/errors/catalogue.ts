@@ -1,4 +1,10 @@
+import type { Shortfall } from "../files/room-needed.js";
 import { TendError, type TendErrorOptions } from "./tend-error.js";
+
+/** A size as people read it: kB up to a MB, MB beyond (powers of 1024). */
+function kib(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 /**
  * Every error tend raises on purpose, by permanent code. The texts marked "seed" are the
@@ -210,6 +216,12 @@ export const moreErrors = {
       resource: ref,
       ...o,
     }),
+  noRoom: (short: Shortfall, o?: TendErrorOptions) =>
+    new TendError(
+      "TEND_DISK_FULL",
+      `apply needs ${kib(short.needBytes)} and ${short.needFiles} files on the file system holding ${short.path}, which has ${kib(short.freeBytes)}${short.freeFiles === null ? "" : ` and ${short.freeFiles} files`} free; nothing was changed`,
+      { hint: "Free space on that file system, then run apply again", ...o },
+    ),
   diskFull: (verb: string, path: string, o?: TendErrorOptions) =>
     new TendError("TEND_DISK_FULL", `cannot ${verb} ${path}: no space left on its device`, {
       hint: "Free space on that device, then run apply again: every write is atomic, so nothing was left half-written",

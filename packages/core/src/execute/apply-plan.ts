@@ -11,7 +11,7 @@ import type { StateFile } from "../state/state-file.js";
 import { applyWaves } from "./apply-waves.js";
 import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
 import { checkDesired } from "./check-desired.js";
-import { describeWrite, writeArtifacts } from "./write-artifacts.js";
+import { describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
 import { verifyServices, type VerifyTarget } from "./verify-services.js";
 
 /** Thrown when an apply is told to stop (SIGINT, SIGTERM, SIGHUP): the current step finished and the state is saved. */
@@ -109,6 +109,11 @@ export async function applyPlan(
     }
   };
   const backupDir = join(store.dir, "backups", new Date().toISOString().replace(/[:.]/g, "-"));
+
+  // Room on every file system for all that this apply stages, before anything changes: a full
+  // disk met halfway would leave services stopped by the removals and their files unwritten.
+  const short = session.files.shortfall?.([...roomNeeds(active, state, backupDir), { path: store.path, bytes: stateRoom(state, active.length) }]);
+  if (short) throw moreErrors.noRoom(short);
 
   // 0. What the plan already knows apply must refuse fails its resource before anything is written.
   for (const entry of active) {
@@ -354,4 +359,15 @@ function toChange(entry: PlanEntry): ResourceChange {
     filesChanged: entry.writes.length > 0 || entry.staleDefinition === true,
     reasons: entry.reasons,
   };
+}
+
+/**
+ * About what saving the state takes while the old copy is still there, with the journal: a
+ * record is some 300 bytes and 200 for each of its files, and the journal holds a line per
+ * changed resource.
+ */
+function stateRoom(state: StateFile, changing: number): number {
+  let bytes = 4096 + 512 * changing;
+  for (const record of Object.values(state.resources)) bytes += 300 + 200 * record.artifacts.length;
+  return bytes + 300 * changing;
 }

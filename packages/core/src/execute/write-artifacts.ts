@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ProviderDefinition } from "../contract/provider.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FileOperation } from "../files/file-operation.js";
+import type { RoomNeed } from "../files/room-needed.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { contentHash } from "../plan/content-hash.js";
 import type { ArtifactWrite, PlanEntry } from "../plan/plan-types.js";
@@ -73,6 +74,26 @@ export async function writeArtifacts(
     }
   }
   return failures;
+}
+
+/**
+ * What the core's share of `entries` stages on disk, backups included: each file's bytes (a
+ * link's or folder's none), for the room check an apply makes before it changes anything.
+ */
+export function roomNeeds(entries: PlanEntry[], state: StateFile, backupDir: string): RoomNeed[] {
+  const needs: RoomNeed[] = [];
+  for (const entry of entries) {
+    const recorded = new Map((state.resources[entry.key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
+    for (const write of entry.writes) {
+      const store = write.artifact.store ?? "file";
+      if (write.why === "unrecorded" || !isCoreStore(store)) continue;
+      if (needsBackup(write, recorded.get(artifactId({ store, path: write.artifact.path })))) {
+        needs.push({ path: backupPath(backupDir, store, write.artifact.path), bytes: Buffer.byteLength(write.current!) });
+      }
+      if (write.content !== null) needs.push({ path: write.artifact.path, bytes: store === "file" ? Buffer.byteLength(write.content) : 0 });
+    }
+  }
+  return needs;
 }
 
 /** Content tend did not write and is about to replace or delete is kept first, as Puppet's filebucket does. */

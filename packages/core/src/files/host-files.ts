@@ -12,6 +12,7 @@ import { contentText } from "./file-content.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { orNull, readRegular } from "./read-regular.js";
+import { shortfall, type RoomNeed, type Shortfall } from "./room-needed.js";
 import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
 import type { HostFileAccess } from "../host/host-access.js";
 import { childProcesses } from "../runner/child-process.js";
@@ -149,6 +150,10 @@ export class LocalHostFiles implements HostFileAccess {
     } catch (error) {
       throw fsError(error, "read", path);
     }
+  }
+
+  shortfall(needs: readonly RoomNeed[]): Shortfall | undefined {
+    return shortfall(this.root, needs);
   }
 
   /** `inspect` for many paths at once. */

@@ -4,6 +4,7 @@ import type { Runner } from "../contract/runner.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { Ownership } from "../files/atomic-write.js";
 import type { FileOperation } from "../files/file-operation.js";
+import type { RoomNeed, Shortfall } from "../files/room-needed.js";
 import { LocalHostFiles, type PathContent } from "../files/host-files.js";
 import { ProcessRunner } from "../runner/process-runner.js";
 import { ScopeLock } from "../state/scope-lock.js";
@@ -30,6 +31,12 @@ export interface HostFileAccess extends HostFileWriter {
   perform(operations: FileOperation[]): Promise<(TendError | null)[]>;
   /** Forgets what was learnt about folders: a command ran that may have changed them. */
   forgetFolders(): void;
+  /**
+   * The first file system without room for what an apply is about to stage (see shortfall in
+   * files/room-needed.ts), or undefined. A host that cannot tell leaves it out, and its apply
+   * meets a full disk at the write, where the batch is dropped whole.
+   */
+  shortfall?(needs: readonly RoomNeed[]): Shortfall | undefined;
 }
 
 /** One apply at a time per scope: held from `acquire` to `release` (or the holder's death). */
