@@ -27,7 +27,7 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
   const found: TendError[] = [];
   const keys = new Map<string, number>();
   const folded = new Map<string, string>();
-  const paths = new Map<string, string>();
+  const paths = new Map<string, { key: string; path: string }>();
   resources.forEach((resource, index) => {
     if (!resource) return;
     const key = `${resource.type}:${resource.name}`;
@@ -44,9 +44,16 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
     }
     folded.set(fold, key);
     if (resource.type === "file") {
-      const owner = paths.get(resource.path);
-      if (owner) found.push(errors.duplicate(key, `writes ${resource.path}, as ${owner} does`, { ...at(["path"]), field: "path" }));
-      paths.set(resource.path, key);
+      // Folded as names are: two spellings of one path in Unicode (NFC, NFD), or in case only, are
+      // one file on a case-insensitive file system such as APFS, and two that look alike elsewhere.
+      const foldedPath = resource.path.normalize("NFC").toLowerCase();
+      const owner = paths.get(foldedPath);
+      if (owner) {
+        const same = owner.path === resource.path;
+        const what = same ? `writes ${resource.path}, as ${owner.key} does` : `writes ${resource.path}, which differs from ${owner.key}'s ${owner.path} only in ${owner.path.normalize("NFC") === resource.path.normalize("NFC") ? "its Unicode form (NFC, NFD)" : "case"}`;
+        found.push(errors.duplicate(key, what, { ...at(["path"]), field: "path" }));
+      }
+      paths.set(foldedPath, { key, path: resource.path });
       const own = options.reserved?.find((dir) => resource.path === dir || resource.path.startsWith(`${dir}/`));
       if (own) found.push(errors.invalidField(key, "path", `${resource.path} is inside ${own}, which holds tend's own state, journal, backups or lock`, { ...at(["path"]), field: "path" }));
     }

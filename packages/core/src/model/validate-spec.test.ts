@@ -102,6 +102,15 @@ describe("validateSpec", () => {
     expect(messages([{ type: "file", name: "a", path: "/etc/x", content: "" }, { type: "file", name: "b", path: "/etc/x", content: "" }])[0]).toContain("writes /etc/x");
   });
 
+  it("rejects two files whose paths differ only in case or in Unicode form (one file on APFS, look-alikes elsewhere)", () => {
+    const file = (name: string, path: string) => ({ type: "file", name, path, content: "" });
+    expect(messages([file("a", "/etc/Web.conf"), file("b", "/etc/web.conf")])).toEqual(["file:b writes /etc/web.conf, which differs from file:a's /etc/Web.conf only in case"]);
+    const nfc = "/etc/caf\u00e9.conf";
+    const nfd = "/etc/cafe\u0301.conf";
+    expect(messages([file("a", nfc), file("b", nfd)])).toEqual([`file:b writes ${nfd}, which differs from file:a's ${nfc} only in its Unicode form (NFC, NFD)`]);
+    expect(messages([file("a", "/etc/web.conf"), file("b", "/etc/web.conf.d")])).toEqual([]);
+  });
+
   it("names the cycle", () => {
     expect(
       messages([
