@@ -185,4 +185,26 @@ describe("cron timers on a runit host", () => {
       await host.expectTend(["apply", "-f", EMPTY_SPEC]);
     }
   });
+
+  it("warns while cron runs in the time zone it started with, after the zone changed, until cron restarts", async () => {
+    const warning = /timer:tick warning: cron \(pid (\d+)\) started before the time zone changed \([^)]+\): it fires timers in the zone it started with until it is restarted/;
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).not.toMatch(warning);
+    const zone = (await host.mustExec(["readlink", "/etc/localtime"])).trim();
+    try {
+      // Past the whole seconds that boot time and the link's time are kept in.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await host.mustExec(["ln", "-sfn", "/usr/share/zoneinfo/Asia/Tokyo", "/etc/localtime"]);
+      const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC]);
+      expect(plan, plan).toMatch(warning);
+      expect(warning.exec(plan)![1]).toBe((await host.mustExec(["cat", "/run/crond.pid"])).trim());
+      await host.mustExec(["sv", "-w", "10", "restart", "cron"]);
+      await host.waitFor(async () => (await host.exec(["sh", "-c", "kill -0 $(cat /run/crond.pid)"])).exitCode === 0, { timeoutMs: 30_000, what: "cron to run again" });
+      expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).not.toMatch(warning);
+    } finally {
+      await host.mustExec(["ln", "-sfn", zone, "/etc/localtime"]);
+      await host.mustExec(["sv", "-w", "10", "restart", "cron"]);
+      await host.expectTend(["apply", "-f", EMPTY_SPEC]);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { nextFirings, parseSchedule, type Observation, type ReadContext, type Resource, type Timer } from "@tend/core/contract";
 import type { CrontabBlockStore } from "./crontab-block-store.js";
 import { cronFilePath } from "./render-cron-file.js";
+import { staleZoneWarning } from "./stale-zone.js";
 
 /**
  * What cron can tell about timers: only whether each one's entry is there (cron keeps no state a
@@ -18,6 +19,7 @@ export async function observeTimers(
   const users = new Set(timers.filter((t) => t.user).map(() => userOf(ctx)));
   const blocks = new Map<string, Map<string, string>>();
   for (const user of users) blocks.set(user, await store.blocksOf(user, ctx));
+  const staleZone = timers.length > 0 ? await staleZoneWarning(ctx) : undefined;
   for (const timer of timers) {
     const where = timer.user ? `crontab of ${userOf(ctx)}` : cronFilePath(timer.name);
     const exists = timer.user ? (blocks.get(userOf(ctx))?.has(timer.name) ?? false) : await ctx.files.exists(where);
@@ -25,6 +27,7 @@ export async function observeTimers(
     observed.set(`timer:${timer.name}`, {
       exists,
       details: { cron: where, schedule: timer.schedule, ...(next ? { next: next.toISOString() } : {}) },
+      ...(staleZone ? { warnings: [staleZone] } : {}),
     });
   }
   return observed;

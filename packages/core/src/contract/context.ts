@@ -28,6 +28,12 @@ export interface HostFiles {
   readFile(path: string): Promise<string | null>;
   readLink(path: string): Promise<string | null>;
   readDir(path: string): Promise<string[] | null>;
+  /**
+   * When a file was last modified (ms since the epoch; whole seconds on a fleet host), never
+   * following a link there: a link's own time is when it was made. Null when absent. Optional: a
+   * provider's own host files may leave it out.
+   */
+  modifiedAt?(path: string): Promise<number | null>;
 }
 
 /** Writing, for the few things a provider maintains besides its artifacts. */
