@@ -4,13 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-
-/** An image root for `--root`: a folder that exists, as tend requires. */
-async function imageRoot(dir: string, name: string): Promise<string> {
-  const root = join(dir, name);
-  await mkdir(root, { recursive: true });
-  return root;
-}
+import { imageRoot } from "./__fixtures__/image-root.js";
 
 
 const run = promisify(execFile);

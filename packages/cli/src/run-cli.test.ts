@@ -4,13 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 import { COMMANDS } from "./command-line/parse-command-line.js";
-
-/** An image root for `--root`: a folder that exists, as tend requires. */
-async function imageRoot(dir: string, name: string): Promise<string> {
-  const root = join(dir, name);
-  await mkdir(root, { recursive: true });
-  return root;
-}
+import { imageRoot } from "./__fixtures__/image-root.js";
 
 
 async function cli(argv: string[], cwd?: string) {
