@@ -24,8 +24,8 @@ export function validateSpec(raw: readonly unknown[], locate: Locate = () => ({}
   const resources: (Resource | undefined)[] = raw.map((item, index) => {
     const proto = protoKeyPath(item);
     if (proto) {
-      const field = proto.join(".");
-      found.push(errors.invalidField(displayRef(item, index), field, "is a key tend refuses: `__proto__` cannot be held as data, so it would be dropped without a word", { ...locate(index, proto), resource: displayRef(item, index), field }));
+      const [ref, field] = [displayRef(item, index), proto.join(".")];
+      found.push(errors.invalidField(ref, field, "is a key tend refuses: `__proto__` cannot be held as data, so it would be dropped without a word", { ...locate(index, proto), resource: ref, field }));
       return undefined;
     }
     const parsed = ResourceSchema.safeParse(item);
