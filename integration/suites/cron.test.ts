@@ -1,5 +1,6 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { provePurePlans } from "../support/side-effects.js";
 
 /**
  * Timers on a runit host (runsvdir as PID 1) with Debian's cron: the core picks the cron provider
@@ -206,5 +207,31 @@ describe("cron timers on a runit host", () => {
       await host.mustExec(["sv", "-w", "10", "restart", "cron"]);
       await host.expectTend(["apply", "-f", EMPTY_SPEC]);
     }
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const conf = (content: string) => `tend: v1alpha1\ntype: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"\n`;
+    const tick = (schedule: string) => TICK.replace("name: tick", "name: pure-tick").replace('"* * * * *"', `"${schedule}"`);
+
+    it("root's timers: plan, plan --diff and observe start no program and change no file, converged or not; the same spy sees all that apply does", async () => {
+      const changedText = [conf("a = 2"), tick("*/5 * * * *")].join("---\n");
+      const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs: [conf("a = 1"), tick("* * * * *")], changed: "/spec/pure-changed.yaml", changedText });
+      expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/cron.d/tend-pure-tick')).length).toBeGreaterThan(0);
+      await host.expectTend(["apply", "-f", EMPTY_SPEC]);
+    });
+
+    it("alice's timers: plan, plan --diff and observe run only `crontab -u alice -l` and change no file; the same spy sees apply install her crontab", async () => {
+      // the earlier test left damaged markers in her crontab: her own lines only
+      await host.writeFile("/tmp/alice.crontab", ALICE_OWN);
+      await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+      const queries = /^crontab -u alice -l$/;
+      const applied = await provePurePlans(host, { spec: "/spec/pure-alice.yaml", docs: [ping("* * * * *")], changed: "/spec/pure-alice-changed.yaml", changedText: ping("*/5 * * * *"), queries, flags: ["--user", "alice"] });
+      expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => line.startsWith("crontab ") && !queries.test(line))).toEqual(["crontab -u alice -"]);
+      expect(applied.changes.filter((call) => call.includes("/var/spool/cron/crontabs/")).length).toBeGreaterThan(0);
+      expect(await aliceCrontab()).toBe(withBlock(pingBlock("*/5 * * * *")));
+      await host.expectTend(["apply", "-f", EMPTY_SPEC, "--user", "alice"]);
+      expect(await aliceCrontab()).toBe(ALICE_OWN);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type Ex
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
+import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
 /**
@@ -602,6 +603,24 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       expect(await listed("tend-sync", "alice")).toBeUndefined();
       expect(await exists("/home/alice/.config/dinit.d/tend-sync")).toBe(false);
       expect(await exists("/home/alice/.config/dinit.d/boot.d/tend-sync")).toBe(false);
+    });
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const conf = (content: string) => ({ type: "File", name: "pure-conf", path: "/etc/pure/pure.conf", content });
+    const pure = (token: string) => ({ type: "Service", name: "pure", exec: "/opt/demo/bin/demo pure", restart: "always", reloadSignal: "HUP", reloadOn: ["File[pure-conf]"], env: { API_TOKEN: token } });
+    /** What a plan may ask dinit: the list of its services, and each one's status. */
+    const READ_ONLY = /^dinitctl (list|status)( |$)/;
+
+    it("plan, plan --diff and observe run only dinitctl's queries and change no file, converged or not; the same spy sees all that apply does", async () => {
+      const docs = [conf("a = 1\n"), pure("abcd1234")].map((d) => spec(d));
+      const changedText = spec(conf("a = 2\n"), pure("efgh5678"));
+      const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs, changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/dinit.d/tend-pure')).length).toBeGreaterThan(0);
+      expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^dinitctl (restart|reload)/)]));
+      await host.writeFile("/spec/pure.yaml", "");
+      await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
   });
 

@@ -8,6 +8,7 @@ import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
+import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { doc, spec } from "../support/spec-documents.js";
 
@@ -243,6 +244,22 @@ describe("services on a booted OpenRC", () => {
       expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("service:plain lists resources in reloadOn, but it cannot reload on OpenRC");
       await apply(BASE);
       expect(await host.readFile("/etc/init.d/demo-distro")).toBe(DEMO_DISTRO);
+    });
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const conf = (content: string) => doc(`type: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"`);
+    const PURE = doc('type: Service\nname: pure\nexec: /opt/demo/bin/demo pure\nrestart: always\nreloadSignal: HUP\nreloadOn: ["File[pure-conf]"]\nenv: {API_TOKEN: abcd1234}');
+    /** What a plan may ask OpenRC: the states of every service, in one call. */
+    const READ_ONLY = /^rc-status -C -s$/;
+
+    it("plan, plan --diff and observe run only rc-status and change no file, converged or not; the same spy sees all that apply does", async () => {
+      const changedText = spec(...BASE, conf("a = 2"), PURE.replace("abcd1234", "efgh5678"));
+      const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs: [...BASE, conf("a = 1"), PURE], changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/init.d/tend-pure')).length).toBeGreaterThan(0);
+      expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^rc-service -- tend-pure restart$/)]));
+      await apply(BASE);
     });
   });
 

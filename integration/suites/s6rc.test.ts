@@ -6,6 +6,7 @@ import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type Ex
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { doc, spec } from "../support/spec-documents.js";
+import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
 /**
@@ -409,6 +410,23 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       expect(await startedPids(host, "lone")).toHaveLength(1);
       await host.writeFile(SPEC, fleetSpec(fleet));
       await host.expectTend(["apply", "-f", SPEC]);
+    });
+  });
+
+  describe("read-only commands change nothing (G2)", () => {
+    const conf = (content: string) => doc(`type: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"`);
+    const PURE = doc('type: Service\nname: pure\nexec: /opt/demo/bin/demo pure\nrestart: always\nreloadSignal: HUP\nreloadOn: ["File[pure-conf]"]\nenv: {API_TOKEN: abcd1234}');
+    /** What a plan may ask s6-rc and s6: what is up, what the live database holds, and s6-svstat of each service. */
+    const READ_ONLY = /^(s6-rc -b -l \/run\/s6-rc -a list|s6-rc-db -b (-l \/run\/s6-rc|-c \S+) (list services|contents tend)|\/bin\/sh -c .*|s6-svstat .*)$/s;
+
+    it("plan, plan --diff and observe run only s6-rc's and s6's queries and change no file, converged or not; the same spy sees all that apply does", async () => {
+      const changedText = spec(conf("a = 2"), PURE.replace("abcd1234", "efgh5678"));
+      const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs: [conf("a = 1"), PURE], changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
+      expect(applied.changes.filter((call) => call.includes('"/etc/s6/sv/tend-pure/')).length).toBeGreaterThan(0);
+      expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^s6-rc-compile /), expect.stringMatching(/^s6-rc-update /)]));
+      await host.writeFile("/spec/pure.yaml", "");
+      await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
   });
 

@@ -1,6 +1,6 @@
 import { NODE_IN_HOST, TEND_IN_HOST, type TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
-import { applySpec } from "./apply-spec.js";
+import { spec } from "./spec-documents.js";
 
 /** The system calls that start a program or change a file, strace's names. */
 const TRACED = [
@@ -33,7 +33,12 @@ export async function traceSideEffects(host: TestHost, args: string[], probes: R
   // One file per process and thread (-ff): no call is split across lines by another's.
   const dir = "/tmp/tend-side-effects";
   await host.mustSh(`rm -rf ${dir} && mkdir ${dir}`);
-  const run = await host.exec(["strace", "-ff", "-y", "-z", "-qq", "-s", "4096", "-e", "signal=none", "-e", `trace=${TRACED}`, "-o", `${dir}/trace`, NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args]);
+  // -D: tend is the process the exec waits for, not strace, which would wait for every process it
+  // traces: a daemon an init script starts as tend's descendant (OpenRC's supervise-daemon) too.
+  // Once tend has exited, strace is ended: it detaches from what still runs and closes its files
+  // (-I 2: a signal ends it between two calls; with -o and a program it would ignore SIGTERM).
+  const run = await host.exec(["strace", "-D", "-I", "2", "-ff", "-y", "-z", "-qq", "-s", "4096", "-e", "signal=none", "-e", `trace=${TRACED}`, "-o", `${dir}/trace`, NODE_IN_HOST, `${TEND_IN_HOST}/packages/cli/dist/bin.js`, ...args]);
+  await host.mustSh("pkill -TERM -x strace; for i in $(seq 100); do pgrep -x strace >/dev/null || exit 0; sleep 0.1; done; echo strace did not end >&2; exit 1");
   const lines = (await host.mustSh(`cat ${dir}/trace.*`)).split("\n").filter(Boolean);
   const commands: string[][] = [];
   const changes: string[] = [];
@@ -75,6 +80,8 @@ export interface PurePlanCase {
   queries?: RegExp;
   /** Paths a plan may open for writing without writing to them (see traceSideEffects). */
   probes?: RegExp[];
+  /** Flags every command is run with (`--user alice`); none: root's own services. */
+  flags?: string[];
 }
 
 /**
@@ -84,9 +91,11 @@ export interface PurePlanCase {
  * spy sees a change when there is one.
  */
 export async function provePurePlans(host: TestHost, c: PurePlanCase): Promise<SideEffects> {
-  await applySpec(host, c.spec, c.docs);
+  const flags = c.flags ?? [];
+  await host.writeFile(c.spec, spec(...c.docs));
+  await host.expectTend(["apply", "-f", c.spec, ...flags]);
   await host.writeFile(c.changed, c.changedText);
-  for (const args of [["plan", "-f", c.spec], ["plan", "-f", c.changed, "--diff"], ["observe", "-f", c.changed]]) {
+  for (const args of [["plan", "-f", c.spec], ["plan", "-f", c.changed, "--diff"], ["observe", "-f", c.changed]].map((command) => [...command, ...flags])) {
     const seen = await traceSideEffects(host, args, c.probes);
     const what = `tend ${args.join(" ")}`;
     expect(seen.exitCode, seen.output).toBe(0);
@@ -98,7 +107,7 @@ export async function provePurePlans(host: TestHost, c: PurePlanCase): Promise<S
       expect(seen.commands, what).toEqual([]);
     }
   }
-  const applied = await traceSideEffects(host, ["apply", "-f", c.changed], c.probes);
+  const applied = await traceSideEffects(host, ["apply", "-f", c.changed, ...flags], c.probes);
   expect(applied.exitCode, applied.output).toBe(0);
   return applied;
 }

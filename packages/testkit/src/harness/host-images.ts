@@ -60,7 +60,8 @@ systemctl is-active --quiet user@1000.service`,
   },
   cron: {
     parent: "runit",
-    capabilities: ["AUDIT_CONTROL"],
+    // SYS_PTRACE: strace reads the calls of crontab, which is setgid (without it, only their addresses).
+    capabilities: ["AUDIT_CONTROL", "SYS_PTRACE"],
     ready: `${runitReady}\nsv status cron | grep -q '^run:' && pgrep -x cron >/dev/null`,
     status: `${runitStatus}; tail -n 50 /var/log/syslog`,
   },
