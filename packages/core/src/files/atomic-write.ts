@@ -1,10 +1,11 @@
-import { constants, closeSync, fchmodSync, fchownSync, lchownSync, lstatSync, openSync, readlinkSync, symlinkSync, unlinkSync } from "node:fs";
+import { constants, closeSync, fchmodSync, fchownSync, lchownSync, openSync, readlinkSync, symlinkSync, unlinkSync } from "node:fs";
 import type { WriteBatch } from "./write-batch.js";
 import { runsAsRoot } from "./acting-user.js";
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import type { FileContent } from "./file-content.js";
 import { tempName } from "./temp-name.js";
+import { lstatOrNull } from "./missing-as-null.js";
 import { writeContent } from "./write-text.js";
 
 export interface Ownership {
@@ -14,14 +15,6 @@ export interface Ownership {
 
 const isRoot = runsAsRoot;
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
 
 /** The parent of a host path, resolved beneath the batch's root and made to exist; with the real target. */
 export function prepareTarget(batch: WriteBatch, hostPath: string): { dir: string; target: string } {

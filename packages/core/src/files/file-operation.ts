@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, rmSync, rmdirSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, constants, fsyncSync, openSync, readdirSync, rmSync, rmdirSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { TendError } from "../errors/tend-error.js";
@@ -8,9 +8,13 @@ import type { FileContent } from "./file-content.js";
 import { WriteBatch } from "./write-batch.js";
 import { writeContent } from "./write-text.js";
 import { fsError } from "./fs-error.js";
+import { lstatOrNull } from "./missing-as-null.js";
 import { resolveBeneath } from "./resolve-beneath.js";
 import { holdsExpected } from "./target-unchanged.js";
 import { tempOwner } from "./temp-name.js";
+
+/** Nothing at a path, or a part of the way to it is a file: either way nothing to act on. */
+const GONE = ["ENOENT", "ENOTDIR"];
 
 /**
  * One change to the file system, by host path (resolved beneath the root by whoever performs
@@ -114,19 +118,10 @@ function performOne(batch: WriteBatch, operation: FileOperation): void {
   }
 }
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return null;
-    throw error;
-  }
-}
 
 function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Ownership = {}): void {
   const { target } = prepareTarget(batch, hostPath);
-  const info = lstatOrNull(target);
+  const info = lstatOrNull(target, GONE);
   if (info && !info.isDirectory()) throw errors.unsafePath(hostPath, info.isSymbolicLink() ? "it is a symlink where a folder should be" : "it is a file where a folder should be");
   batch.folder(hostPath, mode);
   chmodSync(target, mode);
@@ -135,7 +130,7 @@ function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Owner
 
 function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlink", expected: string | null | undefined): void {
   const target = resolveBeneath(batch.root, hostPath);
-  const info = lstatOrNull(target);
+  const info = lstatOrNull(target, GONE);
   if (info === null) return;
   const matches = kind === "file" ? info.isFile() : info.isSymbolicLink() || info.isFile();
   if (!matches) {
@@ -149,7 +144,7 @@ function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlin
 
 function removeDir(batch: WriteBatch, hostPath: string, ephemeral: string[]): void {
   const target = resolveBeneath(batch.root, hostPath);
-  const info = lstatOrNull(target);
+  const info = lstatOrNull(target, GONE);
   if (info === null) return;
   if (!info.isDirectory()) throw errors.unsafePath(hostPath, "it is no longer a folder; tend deletes only what it wrote");
   const entries = readdirSync(target);
@@ -173,7 +168,7 @@ function cleanTemps(batch: WriteBatch, hostPath: string): void {
   for (const name of names) {
     // Called under the scope's lock, so no other apply is writing these: any left is a crash's.
     if (tempOwner(name, base) === undefined) continue;
-    const info = lstatOrNull(join(dir, name));
+    const info = lstatOrNull(join(dir, name), GONE);
     if (info && (info.isFile() || info.isSymbolicLink())) {
       unlinkSync(join(dir, name));
       batch.touched(dir);

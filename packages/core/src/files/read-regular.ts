@@ -1,15 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-
-/** What `read` gives, or null when the path is missing (or a part of it is a file). */
-export function orNull<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "EINVAL") return null;
-    throw error;
-  }
-}
+import { orNull } from "./missing-as-null.js";
 
 /**
  * A regular file's text (UTF-8), never through a link and never blocking on a FIFO; null when

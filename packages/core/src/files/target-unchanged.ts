@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync } from "node:fs";
-import { orNull, readRegular } from "./read-regular.js";
+import { orNull } from "./missing-as-null.js";
+import { readRegular } from "./read-regular.js";
 
 /**
  * Whether `real` still holds what the plan read there: `expected` is a file's text or a link's

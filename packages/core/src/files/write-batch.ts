@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { errors } from "../errors/catalogue.js";
 import { unlinkQuietly } from "./atomic-write.js";
 import { holdsExpected } from "./target-unchanged.js";
+import { lstatOrNull } from "./missing-as-null.js";
 import { FolderResolver } from "./folder-resolver.js";
 import { childProcesses } from "../runner/child-process.js";
 
@@ -225,14 +226,6 @@ export function ensureRealDir(root: string, dir: string, mode = 0o755, batch?: W
   }
 }
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
 
 /** Makes one folder with exactly `mode`; one made meanwhile must be a folder too. */
 function makeFolder(path: string, mode: number): void {
