@@ -176,4 +176,26 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     expect(await host.mustSh("find /etc/sv /etc/fleet /etc/runit -name '*.tend-*' | wc -l")).toBe("0\n");
     expect((await host.mustExec(["ls", "/etc/sv"])).split("\n").filter((n) => n.startsWith("tend-s")).length).toBe(12);
   });
+
+  it("refuses an apply a host has no room for, from one look over the connection, before anything changes", async () => {
+    const host = hosts.openrc;
+    const file = lab.inventory("room.hosts.yaml", [lab.entry("openrc", host.id)]);
+    const converged = await lab.tend(["apply", "-f", spec, "--hosts", file]);
+    expect(converged.exitCode, converged.stdout + converged.stderr).toBe(0);
+    // /dev/shm is the container's own 64 MB tmpfs: filled to under 1 MiB free, a 2 MiB file cannot be staged there.
+    const big = lab.write("room.yaml", `tend: v1alpha1\ntype: File\nname: big\npath: /dev/shm/tend-room/big\ncontent: "${"x".repeat(2 * 1024 * 1024)}"\n`);
+    await host.mustSh("avail=$(df -P -k /dev/shm | awk 'NR == 2 { print $4 }') && head -c $(( (avail - 512) * 1024 )) /dev/zero > /dev/shm/filler");
+    try {
+      const refused = await lab.tend(["apply", "-f", big, "--hosts", file]);
+      expect(refused.exitCode, refused.stdout).toBe(1);
+      expect(refused.stderr).toMatch(/TEND_DISK_FULL: apply needs 2\.0 MB and 1 file on the file system holding \/dev\/shm\/tend-room\/big, which has \d+ kB and \d+ files free; nothing was changed/);
+      // The plan removes motd and web: neither is touched, and nothing reached /dev/shm.
+      expect(await host.readFile("/etc/fleet/motd")).toMatch(/^host openrc /);
+      expect((await host.exec(["test", "-e", "/dev/shm/tend-room"])).exitCode).toBe(1);
+    } finally {
+      await host.mustExec(["rm", "-f", "/dev/shm/filler"]);
+    }
+    const unchanged = await lab.tend(["plan", "-f", spec, "--hosts", file, "--detailed-exitcode"]);
+    expect(unchanged.exitCode, unchanged.stdout + unchanged.stderr).toBe(0);
+  });
 });

@@ -6,6 +6,10 @@ function kib(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+function files(count: number): string {
+  return `${count} ${count === 1 ? "file" : "files"}`;
+}
+
 /**
  * Every error tend raises on purpose, by permanent code. The texts marked "seed" are the
  * Troubleshooting table of the fspec guide, with fspec's names translated to tend's.
@@ -219,7 +223,7 @@ export const moreErrors = {
   noRoom: (short: Shortfall, o?: TendErrorOptions) =>
     new TendError(
       "TEND_DISK_FULL",
-      `apply needs ${kib(short.needBytes)} and ${short.needFiles} files on the file system holding ${short.path}, which has ${kib(short.freeBytes)}${short.freeFiles === null ? "" : ` and ${short.freeFiles} files`} free; nothing was changed`,
+      `apply needs ${kib(short.needBytes)} and ${files(short.needFiles)} on the file system holding ${short.path}, which has ${kib(short.freeBytes)}${short.freeFiles === null ? "" : ` and ${files(short.freeFiles)}`} free; nothing was changed`,
       { hint: "Free space on that file system, then run apply again", ...o },
     ),
   diskFull: (verb: string, path: string, o?: TendErrorOptions) =>

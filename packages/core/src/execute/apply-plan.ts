@@ -112,7 +112,7 @@ export async function applyPlan(
 
   // Room on every file system for all that this apply stages, before anything changes: a full
   // disk met halfway would leave services stopped by the removals and their files unwritten.
-  const short = session.files.shortfall?.([...roomNeeds(active, state, backupDir), { path: store.path, bytes: stateRoom(state, active.length) }]);
+  const short = await session.files.shortfall?.([...roomNeeds(active, state, backupDir), { path: store.path, bytes: stateRoom(state, active.length) }]);
   if (short) throw moreErrors.noRoom(short);
 
   // 0. What the plan already knows apply must refuse fails its resource before anything is written.

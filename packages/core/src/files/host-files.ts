@@ -153,8 +153,8 @@ export class LocalHostFiles implements HostFileAccess {
     }
   }
 
-  shortfall(needs: readonly RoomNeed[]): Shortfall | undefined {
-    return shortfall(this.root, needs);
+  shortfall(needs: readonly RoomNeed[]): Promise<Shortfall | undefined> {
+    return Promise.resolve(shortfall(this.root, needs));
   }
 
   /** `inspect` for many paths at once. */

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { shortfall } from "./room-needed.js";
+import { firstShortfall, shortfall, type FolderRoom } from "./room-needed.js";
 
 describe("shortfall", () => {
   it("finds room where there is some, counting a folder not made yet on the nearest one that is", async () => {
@@ -21,5 +21,31 @@ describe("shortfall", () => {
     expect(short).toMatchObject({ path: "/etc/app.conf", needBytes: bsize + Math.ceil(free / bsize) * bsize, needFiles: 2 });
     expect(short!.needBytes).toBeGreaterThan(short!.freeBytes);
     expect(shortfall(root, [{ path: "/etc/a", bytes: 1 }, { path: "/etc/b", bytes: Math.floor(free / 2) }])).toBeUndefined();
+  });
+});
+
+describe("firstShortfall", () => {
+  const ROOMS: Record<string, FolderRoom> = {
+    "/etc": { device: "a", block: 1024, freeBytes: 10 * 1024, freeFiles: 3 },
+    "/var/lib": { device: "a", block: 1024, freeBytes: 10 * 1024, freeFiles: 3 },
+    "/srv": { device: "b", block: 4096, freeBytes: 1 << 30, freeFiles: null },
+  };
+  const roomOf = (folder: string) => ROOMS[folder];
+
+  it("adds up the folders of one file system, and names it when it lacks inodes", () => {
+    expect(firstShortfall([{ path: "/etc/a", bytes: 1 }, { path: "/var/lib/b", bytes: 1 }, { path: "/etc/c", bytes: 1 }], roomOf)).toBeUndefined();
+    expect(firstShortfall([{ path: "/etc/a", bytes: 1 }, { path: "/var/lib/b", bytes: 1 }, { path: "/etc/c", bytes: 1 }, { path: "/etc/d", bytes: 0 }], roomOf)).toEqual({
+      path: "/etc/a",
+      needBytes: 3 * 1024,
+      freeBytes: 10 * 1024,
+      needFiles: 4,
+      freeFiles: 3,
+    });
+  });
+
+  it("sets no inode limit where the file system has none, and does not count a folder whose room is not known", () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({ path: `/srv/${i}`, bytes: 10 }));
+    expect(firstShortfall(many, roomOf)).toBeUndefined();
+    expect(firstShortfall([{ path: "/unknown/huge", bytes: 1 << 40 }], roomOf)).toBeUndefined();
   });
 });

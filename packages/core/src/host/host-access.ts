@@ -32,11 +32,12 @@ export interface HostFileAccess extends HostFileWriter {
   /** Forgets what was learnt about folders: a command ran that may have changed them. */
   forgetFolders(): void;
   /**
-   * The first file system without room for what an apply is about to stage (see shortfall in
-   * files/room-needed.ts), or undefined. A host that cannot tell leaves it out, and its apply
-   * meets a full disk at the write, where the batch is dropped whole.
+   * The first file system without room for what an apply is about to stage (see firstShortfall
+   * in files/room-needed.ts), or undefined: one round trip on a remote host. A host that cannot
+   * tell leaves it out, and its apply meets a full disk at the write, where the batch is dropped
+   * whole.
    */
-  shortfall?(needs: readonly RoomNeed[]): Shortfall | undefined;
+  shortfall?(needs: readonly RoomNeed[]): Promise<Shortfall | undefined>;
 }
 
 /** One apply at a time per scope: held from `acquire` to `release` (or the holder's death). */

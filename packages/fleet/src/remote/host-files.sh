@@ -50,6 +50,7 @@ hf_begin() {
   B_FILES=
   B_LINKS=
   B_TIMES=
+  B_ROOMS=
 }
 
 ok() { printf '%s\tok\n' "$1"; }
@@ -517,13 +518,16 @@ i_inspect() {
 # i_end: the batched reads. Each batch is a record `@b TAB KIND TAB IDX...` then its output:
 #   files: od of all the files, then `@b TAB cksum` and cksum's line for each file;
 #   links: od of readlink's lines (a NUL after them when readlink failed);
-#   times: stat's lines (`fail` when stat failed).
+#   times: stat's lines (`fail` when stat failed);
+#   rooms: each folder's device, then its file system's block size, free blocks, free inodes and
+#   inodes (`fail` when stat failed), always in one batch.
 # A batch of one is read on its own.
 i_end() {
   each "$B_FILES" files
   each "$B_LINKS" links
   each "$B_TIMES" times
-  B_FILES= B_LINKS= B_TIMES=
+  each "$B_ROOMS" rooms
+  B_FILES= B_LINKS= B_TIMES= B_ROOMS=
 }
 
 # each LIST KIND: b_KIND with the paths of a batch list as its arguments (their indexes in _ids).
@@ -559,6 +563,20 @@ b_times() {
   if [ "$#" -eq 1 ]; then r_time "$_ids" "$1"; return; fi
   printf '@b\ttimes\t%s\n' "$_ids"
   stat -c %Y -- "$@" 2>/dev/null || printf 'fail\n'
+}
+
+b_rooms() {
+  printf '@b\trooms\t%s\n' "$_ids"
+  { stat -L -c %d -- "$@" && stat -f -c '%S %a %d %c' -- "$@"; } 2>/dev/null || printf 'fail\n'
+}
+
+# i_room IDX HOSTDIR: the room on the file system of the folder, or of the nearest one above it
+# that exists, as the init sees the path (read at i_end: see there).
+i_room() {
+  resolve "$2"
+  if [ -n "$R_BAD" ]; then printf '@%s\tabsent\n' "$1"; return; fi
+  case $ROOTP$R_PHYS in *"$NL"*) printf '@%s\tabsent\n' "$1"; return ;; esac
+  B_ROOMS=$B_ROOMS$1$TAB$ROOTP$R_PHYS/$NL
 }
 
 # i_exists IDX HOSTPATH: anything there, a dangling link too.

@@ -10,6 +10,13 @@ describe("read records", () => {
     expect(posixCksum(Buffer.alloc(300, 0))).toBe(posixCksum(Buffer.alloc(300, 0)));
   });
 
+  it("pairs each folder's device with its file system's room, and answers absent for all when stat failed", () => {
+    const { records, failed } = parseReads("@b\trooms\t1 0\n2049\n64\n4096 100 50 1000\n1024 7 0 0\n");
+    expect(records.map((r) => [r.kind, r.detail])).toEqual([["room", "64 1024 7 0 0"], ["room", "2049 4096 100 50 1000"]]);
+    expect(failed.size).toBe(0);
+    expect(parseReads("@b\trooms\t0 1\n2049\nfail\n").records.map((r) => r.kind)).toEqual(["absent", "absent"]);
+  });
+
   it("splits a batch of files by cksum's sizes and CRCs", () => {
     const [a, b] = ["one\n", "\0two"];
     const out = `@0\tdirectory\n@b\tfiles\t2 1\n${od(a + b)}\n@b\tcksum\n${posixCksum(Buffer.from(a))} 4 /x/a\n${posixCksum(Buffer.from(b))} 4 /x/b with spaces\n`;

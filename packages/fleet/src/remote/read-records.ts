@@ -74,6 +74,14 @@ export function parseReads(out: string): { records: ReadRecord[]; failed: Set<Ba
       kind = "m";
       answers = batch.data.length === ids.length && batch.data.every((l) => /^-?\d+$/.test(l)) ? batch.data.map((l) => ({ kind: "mtime", detail: l, data: [] })) : undefined;
     }
+    if (batch.kind === "rooms") {
+      // Not a kind read again one by one: a folder whose room is not known is not counted.
+      const rooms = roomAnswers(batch.data, ids.length);
+      ids.forEach((id, k) => {
+        records[id] = rooms?.[k] ?? { kind: "absent", detail: "", data: [] };
+      });
+      return;
+    }
     if (!kind) return;
     if (!answers) failed.add(kind);
     ids.forEach((id, k) => {
@@ -112,4 +120,13 @@ function splitLinks(bytes: Buffer, count: number): ReadRecord[] | undefined {
   }
   if (at !== bytes.length || parts.length !== count) return undefined;
   return parts.map((part) => ({ kind: "symlink", detail: "", data: [], bytes: part }));
+}
+
+/** stat's device lines, then its file-system lines (block size, free blocks, free inodes, inodes); undefined when they do not add up. */
+function roomAnswers(lines: string[], count: number): ReadRecord[] | undefined {
+  if (lines.length !== 2 * count) return undefined;
+  const devices = lines.slice(0, count);
+  const systems = lines.slice(count);
+  if (!devices.every((l) => /^\d+$/.test(l)) || !systems.every((l) => /^\d+ \d+ \d+ \d+$/.test(l))) return undefined;
+  return devices.map((device, k) => ({ kind: "room", detail: `${device} ${systems[k]}`, data: [] }));
 }

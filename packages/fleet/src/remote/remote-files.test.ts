@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync, utimesSync } from "node:fs";
+import { lstatSync, statfsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -179,6 +179,22 @@ describe("remote reads", () => {
     const [a, l, none, dir, list] = await Promise.all([files.readFile("/etc/a"), files.readLink("/etc/l"), files.exists("/etc/none"), files.isDirectory("/etc"), files.readDir("/etc")]);
     expect([a, l, none, dir, list?.sort()]).toEqual(["A", "/etc/a", false, true, ["a", "l"]]);
     expect(channel.scripts).toHaveLength(1);
+  });
+
+  it("find the room on each folder's file system in one round trip, as statfs reads it here", async () => {
+    const { root, channel, files } = setup();
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/file"), "not a folder");
+    expect(await files.shortfall([{ path: "/etc/app.conf", bytes: 1 }, { path: "/opt/new/deep/bin/run", bytes: 5000 }])).toBeUndefined();
+    expect(channel.scripts).toHaveLength(1);
+    // A folder not made yet counts on the nearest one that is: one file system, twice its free space asked for.
+    const { bavail, bsize } = statfsSync(root);
+    const huge = 2 * bavail * bsize;
+    const short = await files.shortfall([{ path: "/etc/app.conf", bytes: 1 }, { path: "/opt/new/huge", bytes: huge }]);
+    expect(short).toMatchObject({ path: "/etc/app.conf", needFiles: 2, needBytes: bsize + Math.ceil(huge / bsize) * bsize });
+    expect(Math.abs(short!.freeBytes - bavail * bsize)).toBeLessThan(256 * 1024 * 1024);
+    // A folder whose way is refused is not counted: its writes fail there on their own.
+    expect(await files.shortfall([{ path: "/etc/file/huge", bytes: huge }])).toBeUndefined();
   });
 
   it("read a file's modification time, not a link's target's", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { contentText, errors, TendError, type FileOperation, type HostFileAccess, type Ownership, type PathContent } from "@tend/core";
+import { posix } from "node:path";
+import { contentText, errors, firstShortfall, TendError, type FileOperation, type FolderRoom, type HostFileAccess, type Ownership, type PathContent, type RoomNeed, type Shortfall } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
 import { AGAIN, hexBytes, parseReads, posixCksum, type BatchKind, type ReadRecord } from "./read-records.js";
 
@@ -210,6 +211,20 @@ export class RemoteHostFiles implements HostFileAccess {
           throw new TendError("TEND_UNSAFE_PATH", `cannot read ${paths[i]} on ${this.host}: ${UNSAFE[r.detail] ?? r.detail}`, { hint: "Check the path on the host; tend refuses to follow it" });
       }
     });
+  }
+
+  /** Every folder's room read in one round trip (one stat of their devices, one of their file systems). */
+  async shortfall(needs: readonly RoomNeed[]): Promise<Shortfall | undefined> {
+    const folders = [...new Set(needs.map((need) => posix.dirname(need.path)))];
+    if (folders.length === 0) return undefined;
+    const records = await this.reads(folders.map((folder, i) => `i_room ${i} ${q(folder)}`));
+    const rooms = new Map<string, FolderRoom>();
+    records.forEach((record, i) => {
+      if (record.kind !== "room") return;
+      const [device, block, freeBlocks, freeFiles, files] = record.detail.split(" ").map(Number) as [number, number, number, number, number];
+      rooms.set(folders[i]!, { device: String(device), block, freeBytes: freeBlocks * block, freeFiles: files > 0 ? freeFiles : null });
+    });
+    return firstShortfall(needs, (folder) => rooms.get(folder));
   }
 
   async exists(path: string): Promise<boolean> {
