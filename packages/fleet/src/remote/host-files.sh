@@ -253,8 +253,15 @@ w_write() {
   case $K in absent|file) ;; *) refuse "$1" "$4"; return ;; esac
   if ! _err=$( (umask 077; set -C; printf '%s' "${10}" > "./$5") 2>&1); then
     rm -f -- "./$5"
-    case $_err in *"No space"*|*"quota"*) EXHAUSTED=1 ;; esac
-    fail "$1" errno "$_err"; return
+    # dash's printf names no errno ("I/O error"): the same bytes through cat, which names it.
+    case $_err in
+      *"I/O error"*) _err=$( (umask 077; set -C; printf '%s' "${10}" | cat > "./$5") 2>&1) ;;
+      *) false ;;
+    esac || {
+      rm -f -- "./$5"
+      case $_err in *"No space"*|*"quota"*) EXHAUSTED=1 ;; esac
+      fail "$1" errno "$_err"; return
+    }
   fi
   if ! _err=$( { chmod "$6" -- "./$5" && chown_to "$7" "$8" "./$5"; } 2>&1); then
     rm -f -- "./$5"; fail "$1" errno "$_err"; return
