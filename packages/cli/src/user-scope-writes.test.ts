@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -76,4 +76,37 @@ describe.runIf(isRoot)("user-scope writes as root", () => {
     expect(await readFile(join(root, "etc/precious"), "utf8")).toBe("root's\n");
     expect(`${result.stdout}${result.stderr}`).toContain("/etc/precious, outside /home/alice");
   });
+
+  // The race the user would have to win, won every time: strace holds the writer (running as
+  // alice) right after it checked her folder and before it makes its temp file there, and alice
+  // swaps the folder for a link to root's folder in that moment.
+  it("cannot be led out of the home by a folder the user swaps for a link between tend's check and its write", async () => {
+    const { dir, root } = await imageWithAlice();
+    await mkdir(join(root, "etc/secret"), { mode: 0o755 });
+    await writeFile(join(root, "etc/secret/keep"), "root's\n");
+    const config = join(root, "home/alice/.config");
+    await mkdir(config);
+    await chown(config, 65534, 65534);
+    await writeFile(join(dir, "tend.yaml"), "tend: v1alpha1\ntype: File\nname: note\npath: /home/alice/.config/keep\ncontent: owned\n");
+    // Each process's first statx of the folder is held 1.5 s after it returns: tend's own, then the writer's.
+    const strace = ["-f", "-qq", "-o", "/dev/null", "-e", "trace=statx", "-e", "inject=statx:delay_exit=1500000:when=1", "-P", config];
+    const apply = run("strace", [...strace, process.execPath, CLI, "apply", "--init", "runit", "--root", root, "--user", "alice"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } }).then(
+      (done) => ({ code: 0, ...done }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    let held = false;
+    for (let tries = 0; tries < 200 && !held; tries += 1) {
+      // The writer: a node process of alice's, stopped by its tracer.
+      const { stdout } = await run("ps", ["-eo", "uid=,stat=,comm="]);
+      held = stdout.split("\n").some((line) => /^\s*65534\s+t\S*\s+node$/.test(line));
+      if (!held) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(held).toBe(true);
+    await run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", "mv .config .real && ln -s ../../etc/secret .config"], { cwd: join(root, "home/alice") });
+    const result = await apply;
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/file:note/);
+    expect(await readdir(join(root, "etc/secret"))).toEqual(["keep"]);
+    expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
+  }, 60_000);
 });
