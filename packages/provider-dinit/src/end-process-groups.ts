@@ -1,4 +1,4 @@
-import type { ApplyContext, HostFiles } from "@tend/core/contract";
+import { procStatFields, type ApplyContext, type HostFiles } from "@tend/core/contract";
 
 /** How long the rest of a stopped service's process group gets to follow dinit's TERM. */
 const GRACE_MS = 5_000;
@@ -61,8 +61,7 @@ async function liveGroups(groups: Set<number>, files: HostFiles): Promise<Set<nu
       continue; // it ended while being read
     }
     if (stat === null) continue;
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so count from its end.
-    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const [state, , group] = procStatFields(stat);
     if (state !== "Z" && groups.has(Number(group))) found.add(Number(group));
   }
   return found;

@@ -1,4 +1,4 @@
-import type { HostFiles } from "@tend/core/contract";
+import { procStatFields, type HostFiles } from "@tend/core/contract";
 import { parsePid } from "./read-daemon.js";
 import { backgroundPidfile, type Supervision } from "./supervision.js";
 
@@ -51,5 +51,5 @@ export async function readProcessGroup(files: HostFiles, script: string, supervi
   if (kept !== undefined) return kept;
   const pid = parsePid(await files.readFile(backgroundPidfile(script)));
   const stat = pid === undefined ? null : await files.readFile(`/proc/${pid}/stat`);
-  return parsePid(stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[2] ?? null);
+  return parsePid(stat === null ? null : (procStatFields(stat)[2] ?? null));
 }

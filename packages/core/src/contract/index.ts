@@ -29,6 +29,6 @@ export { NAME_PATTERN, ENV_NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_P
 export { parseReference, canonicalReference, resourceKey, RESOURCE_TYPES, type ResourceKey } from "../model/reference.js";
 export { afterServices, afterNetwork, afterTargets, isServiceAfter } from "../model/after-entries.js";
 export { checkExit } from "../runner/check-exit.js";
-export { processStartedAt } from "../observe/process-start.js";
+export { processStartedAt, procStatFields } from "../observe/process-start.js";
 export { closest, editDistance } from "../model/closest-word.js";
 export { lookupUser, lookupGroup, type PasswdEntry } from "../host/passwd.js";

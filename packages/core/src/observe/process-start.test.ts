@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { processStartedAt } from "./process-start.js";
+import { processStartedAt, procStatFields } from "./process-start.js";
 
 describe("processStartedAt", () => {
   it("reads field 22 after a command name holding spaces and parentheses, from boot time", () => {
@@ -17,5 +17,13 @@ describe("processStartedAt", () => {
     const started = processStartedAt(readFileSync("/proc/self/stat", "utf8"), readFileSync("/proc/stat", "utf8"))!;
     const expected = Date.now() - process.uptime() * 1000;
     expect(Math.abs(started - expected)).toBeLessThan(1500);
+  });
+});
+
+describe("procStatFields", () => {
+  it("counts the fields from the command name's last parenthesis, whatever the name holds", () => {
+    expect(procStatFields("4242 (my (odd) name) S 1 4200 4200 0 -1").slice(0, 3)).toEqual(["S", "1", "4200"]);
+    // This process, reading itself: running, and its parent's pid.
+    expect(procStatFields(readFileSync("/proc/self/stat", "utf8")).slice(0, 2)).toEqual(["R", String(process.ppid)]);
   });
 });
