@@ -22,6 +22,7 @@ exec: printf '%s|%s|%s\\n' "$GREETING" "$(id -un)" 'a\\\\b' > /var/tmp/tend-tick
 schedule: "* * * * *"
 env:
   GREETING: "it's 100% \\"done\\""
+  TICK_TOKEN: "s3cr3t-tick"
 `;
 const TICK_MARKER = `it's 100% "done"|root|a\\\\b\n`;
 
@@ -70,7 +71,8 @@ describe("cron timers on a runit host", () => {
 
   it("runs a system timer and a user timer, keeping alice's own lines", async () => {
     expect(await host.expectTend(["apply", "-f", SYSTEM_SPEC])).toContain("timer:tick");
-    expect(await host.mustExec(["stat", "-c", "%a %U %G", "/etc/cron.d/tend-tick"])).toBe("644 root root\n");
+    // Its env holds a token: root's to read alone, which Debian's cron accepts (it runs the job below).
+    expect(await host.mustExec(["stat", "-c", "%a %U %G", "/etc/cron.d/tend-tick"])).toBe("600 root root\n");
     const file = await host.readFile("/etc/cron.d/tend-tick");
     expect(file.startsWith("# Managed by tend. Edits are overwritten on the next apply.\n")).toBe(true);
     expect(file.endsWith("\n")).toBe(true);
@@ -114,7 +116,7 @@ describe("cron timers on a runit host", () => {
     expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 2 })).toContain("timer:tick drifted: /etc/cron.d/tend-tick was edited");
     await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(await host.readFile("/etc/cron.d/tend-tick")).toBe(rendered);
-    expect(await host.mustExec(["stat", "-c", "%a %U", "/etc/cron.d/tend-tick"])).toBe("644 root\n");
+    expect(await host.mustExec(["stat", "-c", "%a %U", "/etc/cron.d/tend-tick"])).toBe("600 root\n");
     await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"], { exitCode: 0 });
   });
 

@@ -616,6 +616,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       const docs = [conf("a = 1\n"), pure("abcd1234")].map((d) => spec(d));
       const changedText = spec(conf("a = 2\n"), pure("efgh5678"));
       const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs, changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      // Its env holds a token: the description dinit loaded is root's to read alone.
+      expect(await host.mustExec(["stat", "-c", "%a", "/etc/dinit.d/tend-pure"])).toBe("600\n");
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/dinit.d/tend-pure')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^dinitctl (restart|reload)/)]));

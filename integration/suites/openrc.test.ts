@@ -256,6 +256,8 @@ describe("services on a booted OpenRC", () => {
     it("plan, plan --diff and observe run only rc-status and change no file, converged or not; the same spy sees all that apply does", async () => {
       const changedText = spec(...BASE, conf("a = 2"), PURE.replace("abcd1234", "efgh5678"));
       const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs: [...BASE, conf("a = 1"), PURE], changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      // Its env holds a token: the script OpenRC ran is root's to read alone.
+      expect(await host.mustExec(["stat", "-c", "%a", "/etc/init.d/tend-pure"])).toBe("700\n");
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/init.d/tend-pure')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^rc-service -- tend-pure restart$/)]));

@@ -243,6 +243,8 @@ describe("services on runit (runsvdir as PID 1)", () => {
       // runsv's status files answer for every service: no `sv` runs (no queries)
       const changedText = spec(...BASE, conf("a = 2"), PURE.replace("abcd1234", "efgh5678"));
       const applied = await provePurePlans(host, { spec: PURE_SPEC, docs: [...BASE, conf("a = 1"), PURE], changed: CHANGED_SPEC, changedText, probes: [OK_FIFO] });
+      // Its env holds a token: the run script runsv ran is root's to read alone.
+      expect(await host.mustExec(["stat", "-c", "%a", "/etc/sv/tend-pure/run"])).toBe("700\n");
       expect(applied.changes.filter((call) => call.includes("/etc/pure/")).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes("/etc/sv/tend-pure/")).length).toBeGreaterThan(0);
       await applySpec(host, PURE_SPEC, BASE);

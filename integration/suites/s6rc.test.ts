@@ -422,6 +422,8 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     it("plan, plan --diff and observe run only s6-rc's and s6's queries and change no file, converged or not; the same spy sees all that apply does", async () => {
       const changedText = spec(conf("a = 2"), PURE.replace("abcd1234", "efgh5678"));
       const applied = await provePurePlans(host, { spec: "/spec/pure.yaml", docs: [conf("a = 1"), PURE], changed: "/spec/pure-changed.yaml", changedText, queries: READ_ONLY });
+      // Its env holds a token: the run script s6-rc compiled is root's to read alone.
+      expect(await host.mustExec(["stat", "-c", "%a", "/etc/s6/sv/tend-pure/run"])).toBe("700\n");
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/s6/sv/tend-pure/')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^s6-rc-compile /), expect.stringMatching(/^s6-rc-update /)]));

@@ -762,6 +762,8 @@ systemd:
     it("plan, plan --diff and observe run only systemd's queries and change no file, converged or not; the same spy sees all that apply does", async () => {
       const changedText = spec(...PURE.map((d) => d.replace("a = 1", "a = 2").replace("abcd1234", "efgh5678")));
       const applied = await provePurePlans(host, { spec: PURE_SPEC, docs: PURE, changed: CHANGED_SPEC, changedText, queries: READ_ONLY });
+      // Its env holds a token: the unit systemd ran is root's to read alone.
+      expect(await host.mustExec(["stat", "-c", "%a", "/etc/systemd/system/tend-pure.service"])).toBe("600\n");
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/systemd/system/')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^systemctl daemon-reload/), expect.stringMatching(/^systemctl (restart|try-restart) .*tend-pure\.service/), expect.stringMatching(/^systemctl reload .*ssh\.service/)]));

@@ -11,6 +11,7 @@ export { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } 
 export type { FileOperation } from "./files/file-operation.js";
 export { contentText, type FileContent } from "./files/file-content.js";
 export type { Ownership } from "./files/atomic-write.js";
+export { SECRET_NAME, secretValues } from "./model/secret-env.js";
 export { firstShortfall, type FolderRoom, type RoomNeed, type Shortfall } from "./files/room-needed.js";
 export { service, timer, file, pkg, defineConfig, type TendConfig, type ResourceList } from "./model/builders.js";
 export { dependenciesOf } from "./model/dependencies-of.js";

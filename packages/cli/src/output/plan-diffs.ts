@@ -1,5 +1,6 @@
 import type { Plan } from "@tend/core/runtime";
-import { secretValues, unifiedDiff } from "./unified-diff.js";
+import { secretValues } from "@tend/core/runtime";
+import { unifiedDiff } from "./unified-diff.js";
 
 /** Each file or link a plan writes or deletes, as `{ key, path, diff }` for the JSON document (secrets masked). */
 export function planDiffs(plan: Plan): { key: string; path: string; diff: string }[] {

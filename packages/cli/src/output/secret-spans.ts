@@ -1,5 +1,4 @@
-/** Environment variable names whose values are secrets: masked in every diff tend prints. */
-export const SECRET_NAME = /(PASS(WORD|WD)?|SECRET|TOKEN|KEY|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION)/i;
+import { SECRET_NAME } from "@tend/core/runtime";
 
 /** Where a value sits in a text: `text.slice(start, end)`. */
 export interface Span {

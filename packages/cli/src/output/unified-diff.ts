@@ -1,12 +1,5 @@
 import { createTwoFilesPatch } from "diff";
-import { SECRET_NAME, secretSpans, type Span } from "./secret-spans.js";
-
-/** The values of a resource's `env` that look like secrets, to mask (at least 4 characters, to mask nothing by accident). */
-export function secretValues(env: Record<string, string> | undefined): string[] {
-  return Object.entries(env ?? {})
-    .filter(([name, value]) => SECRET_NAME.test(name) && value.length >= 4)
-    .map(([, value]) => value);
-}
+import { secretSpans, type Span } from "./secret-spans.js";
 
 /** The secret values of a resource's previous and current versions. */
 export interface Secrets {

@@ -27,6 +27,7 @@ import { findSpec } from "../spec/find-spec.js";
 import { openSpec, type Spec } from "../spec/load-spec.js";
 import type { StateFile } from "../state/state-file.js";
 import { stateDir, StateStore } from "../state/state-store.js";
+import { keepSecretsPrivate } from "../model/secret-env.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
@@ -180,7 +181,8 @@ export class Session {
             continue;
           }
         }
-        const artifacts = provider ? provider.render(resource, ctx) : fileArtifacts(resource as Extract<Resource, { type: "file" }>);
+        const env = resource.type === "service" || resource.type === "timer" ? resource.env : undefined;
+        const artifacts = keepSecretsPrivate(env, provider ? provider.render(resource, ctx) : fileArtifacts(resource as Extract<Resource, { type: "file" }>));
         for (const artifact of artifacts) {
           // Core stores share one namespace, the host's paths: a file where a service's folder goes collides too.
           const store = artifact.store ?? "file";
