@@ -371,7 +371,11 @@ w_append() {
     note_sync "$ROOTP$HERE"
   fi
   [ ! -L "./$4" ] || { fail "$1" link; return; }
-  _err=$( (printf '%s' "$6" >> "./$4") 2>&1) || { fail "$1" errno "$_err"; return; }
+  _err=$( (printf '%s' "$6" >> "./$4") 2>&1) || {
+    # dash's printf names no errno; what it appended cannot be taken back, so the room is asked.
+    case $_err in *"I/O error"*) [ "$(stat -f -c %a . 2>/dev/null)" != 0 ] || _err="$_err: No space left on device" ;; esac
+    fail "$1" errno "$_err"; return
+  }
   sync -- "./$4" 2>/dev/null || sync
   flush_syncs
   ok "$1"

@@ -57,4 +57,13 @@ describe("the remote file scripts on a full disk", () => {
     expect(results[2]?.message).toBe("cannot write /after.conf on test: not written, since the rest of its batch could not be (out of space)");
     expect(channel.left).toBe(".\n");
   });
+
+  it.runIf(isRoot)("name the full disk when an append (the state's journal) meets it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "tend-full-"));
+    made.push(root);
+    const files = new RemoteHostFiles(new FullDiskChannel(root), "test", USERS, root);
+    const [result] = await files.perform([{ op: "append", path: "/journal", content: "x".repeat(200_000), mode: 0o600 }]);
+    expect(result?.code).toBe("TEND_DISK_FULL");
+    expect(result?.message).toMatch(/^cannot append to \/journal on test: .*No space left on device$/);
+  });
 });
