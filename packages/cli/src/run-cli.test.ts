@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 import { COMMANDS } from "./command-line/parse-command-line.js";
-import { imageRoot } from "./__fixtures__/image-root.js";
+import { imageRoot, withCron } from "./__fixtures__/image-root.js";
 
 
 async function cli(argv: string[], cwd?: string) {
@@ -87,11 +87,6 @@ describe("tend", () => {
     const timer = (name: string, schedule: string) => `tend: v1alpha1\ntype: Timer\nname: ${name}\nexec: /usr/local/bin/${name}\nschedule: "${schedule}"\n`;
     const dir = await specDir([timer("backup", "30 2 * * *"), timer("report", "0 4 * * *")].join("---\n"));
     const root = await imageRoot(dir, "root");
-    const withCron = async (at: string) => {
-      await mkdir(join(at, "etc/cron.d"), { recursive: true });
-      await mkdir(join(at, "usr/sbin"), { recursive: true });
-      await writeFile(join(at, "usr/sbin/cron"), "", { mode: 0o755 });
-    };
     await withCron(root);
     // no zone said: nothing to warn of
     const quiet = await cli(["plan", "--init", "runit", "--root", root], dir);

@@ -1,9 +1,9 @@
-import { chmod, mkdir, mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
-import { imageRoot } from "./__fixtures__/image-root.js";
+import { imageRoot, withCron } from "./__fixtures__/image-root.js";
 
 const SPEC = `tend: v1alpha1
 type: Service
@@ -46,10 +46,7 @@ describe("the files of a resource whose env holds a secret", () => {
     await writeFile(join(dir, "tend.yaml"), SPEC);
     const root = await imageRoot(dir, "root");
     // A cron to run the timer where the init has none.
-    await mkdir(join(root, "usr/sbin"), { recursive: true });
-    await mkdir(join(root, "etc/cron.d"), { recursive: true });
-    await writeFile(join(root, "usr/sbin/cron"), "");
-    await chmod(join(root, "usr/sbin/cron"), 0o755);
+    await withCron(root);
     let err = "";
     const code = await runCli(["apply", "--init", init, "--root", root, "-f", join(dir, "tend.yaml")], { stdout: { write: () => undefined }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
     expect(code, err).toBe(0);
