@@ -83,6 +83,22 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
   });
 
+  it("sets back a mode loosened by hand on one host, seen in the same batched read as the bytes; the other hosts plan nothing", async () => {
+    await hosts.runit.mustSh("chmod 0666 /etc/fleet/motd");
+    const plan = await lab.tend(["plan", "-f", spec, "--hosts", inventory, "--detailed-exitcode"]);
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain("  ! file:motd drifted: /etc/fleet/motd has mode 0666, not 0640\n      then  set the permissions of its files\n");
+    expect(plan.stdout).toMatch(/^runit\s+runit\s+0\s+1\s+0\s+0\s+ok\s/m);
+    expect(plan.stdout).toMatch(/^openrc\s+openrc\s+0\s+0\s+0\s+0\s+ok\s/m);
+    const mtime = await hosts.runit.mustSh("stat -c %Y /etc/fleet/motd");
+    const apply = await lab.tend(["apply", "-f", spec, "--hosts", inventory]);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    expect(await hosts.runit.mustSh("stat -c '%a %U' /etc/fleet/motd")).toBe("640 root\n");
+    expect(await hosts.runit.mustSh("stat -c %Y /etc/fleet/motd")).toBe(mtime);
+    const again = await lab.tend(["plan", "-f", spec, "--hosts", inventory, "--detailed-exitcode"]);
+    expect(again.exitCode, again.stdout + again.stderr).toBe(0);
+  });
+
   it("keeps going when a host fails mid-apply, one is unreachable and one is locked", async () => {
     // openrc: an unmanaged file where the spec puts one (refused); runit: another apply holds the lock.
     await hosts.openrc.writeFile("/etc/fleet/extra.conf", "the admin's own\n");

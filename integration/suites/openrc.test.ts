@@ -6,6 +6,7 @@ import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "
 import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
+import { proveModeDrift } from "../support/file-modes.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -496,6 +497,8 @@ describe("services on a booted OpenRC", () => {
   });
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/init.d/tend-olddef"), 120_000);
+
+  it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/init.d/tend-modes"), 120_000);
 
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 

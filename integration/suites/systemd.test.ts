@@ -7,6 +7,7 @@ import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
+import { proveModeDrift } from "../support/file-modes.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -872,6 +873,8 @@ systemd:
   });
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/systemd/system/tend-olddef.service", async () => expect(await host.mustSh("systemctl show -p NeedDaemonReload --value tend-olddef.service")).toBe("no\n")), 120_000);
+
+  it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/systemd/system/tend-modes.service"), 120_000);
 
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 

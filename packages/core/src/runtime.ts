@@ -6,7 +6,7 @@
  */
 export * from "./contract/index.js";
 export { ProcessRunner, ExecaRunner } from "./runner/process-runner.js";
-export { LocalHostFiles, type PathContent } from "./files/host-files.js";
+export { LocalHostFiles, type FileAttributes, type PathContent } from "./files/host-files.js";
 export { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "./host/host-access.js";
 export type { FileOperation } from "./files/file-operation.js";
 export { contentText, type FileContent } from "./files/file-content.js";

@@ -11,7 +11,7 @@ export function planDiffs(plan: Plan): { key: string; path: string; diff: string
     const secretsOf = (r: typeof entry.resource | undefined) => (r && (r.type === "service" || r.type === "timer") ? secretValues(r.env) : []);
     const secrets = { before: secretsOf(entry.previous ?? entry.resource), after: secretsOf(entry.resource) };
     for (const write of entry.writes) {
-      if (write.why === "unrecorded" || write.artifact.store === "directory") continue;
+      if (write.why === "unrecorded" || write.why === "attributes" || write.artifact.store === "directory") continue;
       out.push({ key: entry.key, path: write.artifact.path, diff: unifiedDiff(write.artifact.path, write.current, write.content, secrets) });
     }
   }

@@ -3,6 +3,9 @@
  * drift, writes them atomically, records their hashes in the state file and deletes exactly the
  * recorded ones on removal. Providers only describe them.
  */
+/** The mode of a `file` artifact that names none. */
+export const FILE_MODE = 0o644;
+
 export interface Artifact {
   /**
    * Which store holds it. `file` (the default) and `symlink` and `directory` are the core's own;
@@ -18,7 +21,11 @@ export interface Artifact {
   path: string;
   /** File bytes (UTF-8); a symlink's target; empty for a directory; a block's text. */
   content: string;
-  /** Octal permission bits, e.g. 0o644 (files) or 0o755 (directories, executable scripts). */
+  /**
+   * Octal permission bits, e.g. 0o644 (files) or 0o755 (directories, executable scripts); a file
+   * without one gets {@link FILE_MODE}. A file's mode (and its owner, where given) is compared
+   * with the host's like its content: a difference is drift, set right in place.
+   */
   mode?: number;
   /** Owner and group by name; default root:root in the system scope, the user in a user scope. */
   owner?: string;

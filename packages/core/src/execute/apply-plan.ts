@@ -4,7 +4,7 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { dependenciesOf } from "../model/dependencies-of.js";
-import type { Plan, PlanEntry } from "../plan/plan-types.js";
+import { changesContent, type Plan, type PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
@@ -175,7 +175,7 @@ export async function applyPlan(
     }
     const record = state.resources[entry.key]!;
     store.set(state, entry.key, { ...record, resource: entry.resource, artifacts: confirmedArtifacts(record.artifacts, entry.writes) });
-    written.push(...entry.writes.map((w) => w.artifact.path));
+    written.push(...entry.writes.filter(changesContent).map((w) => w.artifact.path));
     for (const write of entry.writes) if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write)}`);
   }
   await checkpoint("writing files");
@@ -356,7 +356,7 @@ function toChange(entry: PlanEntry): ResourceChange {
     resource: entry.resource,
     ...(entry.previous ? { previous: entry.previous } : {}),
     ops: entry.ops,
-    filesChanged: entry.writes.length > 0 || entry.staleDefinition === true,
+    filesChanged: entry.writes.some(changesContent) || entry.staleDefinition === true,
     reasons: entry.reasons,
   };
 }

@@ -1,10 +1,12 @@
 import { join } from "node:path";
+import { FILE_MODE } from "../contract/artifact.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FileOperation } from "../files/file-operation.js";
 import type { RoomNeed } from "../files/room-needed.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { contentHash } from "../plan/content-hash.js";
+import { attributesText } from "../plan/file-attributes.js";
 import type { ArtifactWrite, PlanEntry } from "../plan/plan-types.js";
 import { isCoreStore, providerStore } from "../session/artifact-stores.js";
 import { providerContext } from "../session/provider-context.js";
@@ -86,7 +88,7 @@ export function roomNeeds(entries: PlanEntry[], state: StateFile, backupDir: str
     const recorded = new Map((state.resources[entry.key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
     for (const write of entry.writes) {
       const store = write.artifact.store ?? "file";
-      if (write.why === "unrecorded" || !isCoreStore(store)) continue;
+      if (write.why === "unrecorded" || write.why === "attributes" || !isCoreStore(store)) continue;
       if (needsBackup(write, recorded.get(artifactId({ store, path: write.artifact.path })))) {
         needs.push({ path: backupPath(backupDir, store, write.artifact.path), bytes: Buffer.byteLength(write.current!) });
       }
@@ -120,12 +122,14 @@ function coreOperation(session: Session, write: ArtifactWrite, record: RecordedA
   const owner = session.files.ownership(artifact.owner, artifact.group);
   if (store === "directory") return { op: "mkdir", path, mode: artifact.mode ?? 0o755, owner };
   if (store === "symlink") return { op: "symlink", path, target: write.content, owner: session.files.ownership(), expected };
-  return { op: "write", path, content: write.content, mode: artifact.mode ?? 0o644, owner, expected };
+  if (write.why === "attributes") return { op: "attributes", path, mode: artifact.mode ?? FILE_MODE, owner, expected };
+  return { op: "write", path, content: write.content, mode: artifact.mode ?? FILE_MODE, owner, expected };
 }
 
 /** One line for the apply log. */
 export function describeWrite(write: ArtifactWrite): string {
   const store = write.artifact.store ?? "file";
+  if (write.why === "attributes") return `set ${write.artifact.path} to ${attributesText(write.artifact)}`;
   const kept = write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : "";
   if (write.content === null) return `deleted ${write.artifact.path}${kept}`;
   const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;

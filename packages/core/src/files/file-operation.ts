@@ -10,6 +10,7 @@ import { writeContent } from "./write-text.js";
 import { fsError } from "./fs-error.js";
 import { lstatOrNull } from "./missing-as-null.js";
 import { resolveBeneath } from "./resolve-beneath.js";
+import { setAttributes } from "./set-attributes.js";
 import { holdsExpected } from "./target-unchanged.js";
 import { tempOwner } from "./temp-name.js";
 
@@ -33,6 +34,8 @@ export type FileOperation =
   | { op: "rmdir"; path: string; ephemeral: string[] }
   /** Deletes temp files an interrupted atomic write of `path` left beside it. */
   | { op: "clean-temps"; path: string }
+  /** Sets a file's mode and owner in place, leaving its bytes and times: what the plan read must still be there. */
+  | { op: "attributes"; path: string; mode: number; owner?: Ownership; expected?: string | null }
   /** Appends to a file (made with `mode` when missing) and syncs it: the state journal. */
   | { op: "append"; path: string; content: FileContent; mode: number };
 
@@ -51,6 +54,7 @@ const VERBS: Record<FileOperation["op"], string> = {
   rmdir: "delete the folder",
   "clean-temps": "clean up beside",
   append: "append to",
+  attributes: "change the mode of",
 };
 
 /** Performs operations in order in this process; one failure never stops the next. */
@@ -115,9 +119,10 @@ function performOne(batch: WriteBatch, operation: FileOperation): void {
       return cleanTemps(batch, operation.path);
     case "append":
       return appendFile(batch, operation.path, operation.content, operation.mode);
+    case "attributes":
+      return setAttributes(batch, operation.path, operation.mode, operation.owner, operation.expected);
   }
 }
-
 
 function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Ownership = {}): void {
   const { target } = prepareTarget(batch, hostPath);

@@ -141,15 +141,19 @@ describe("LocalHostFiles", () => {
     await symlink(outside, join(root, "etc/sv/linked"));
     const files = new LocalHostFiles(root, SYSTEM);
     const paths = ["/etc/sv/web", "/etc/sv/web/run", "/etc/sv/web/log", "/etc/sv/web/log/run", "/etc/sv/linked", "/etc/sv/linked/run", "/etc/sv/big", "/etc/sv/web/none"];
+    await chmod(join(root, "etc/sv/web/run"), 0o755);
+    await chmod(join(root, outside, "run"), 0o600);
+    await chmod(join(outside, "run"), 0o640);
+    const mode = (bits: number) => expect.objectContaining({ mode: bits });
     expect(await files.inspectAll(paths)).toEqual([
       { kind: "directory" },
-      { kind: "file", content: "#!/bin/sh\n" },
+      { kind: "file", content: "#!/bin/sh\n", attributes: mode(0o755) },
       { kind: "directory" },
-      { kind: "file", content: "" },
+      { kind: "file", content: "", attributes: mode(0o644) },
       { kind: "symlink", target: outside },
       // through the link, beneath the root: never the folder outside it
-      { kind: "file", content: "inside\n" },
-      { kind: "file", content: "é".repeat(100_000) },
+      { kind: "file", content: "inside\n", attributes: mode(0o600) },
+      { kind: "file", content: "é".repeat(100_000), attributes: mode(0o644) },
       { kind: "absent" },
     ]);
   });
@@ -185,7 +189,7 @@ describe("LocalHostFiles", () => {
     for (const order of [Object.keys(texts), Object.keys(texts).reverse(), Object.keys(texts)]) {
       for (const path of order) expect(await files.readFile(path)).toBe(texts[path]);
     }
-    expect(files.inspect("/etc/tiny")).toEqual({ kind: "file", content: "x" });
+    expect(files.inspect("/etc/tiny")).toMatchObject({ kind: "file", content: "x" });
   });
 
   it("gives a file's modification time as inspect saw it with the content, until tend writes", async () => {
@@ -193,7 +197,7 @@ describe("LocalHostFiles", () => {
     await writeFile(join(root, "etc/run"), "x\n");
     await utimes(join(root, "etc/run"), 1000, 1000);
     const files = new LocalHostFiles(root, SYSTEM);
-    expect(files.inspect("/etc/run")).toEqual({ kind: "file", content: "x\n" });
+    expect(files.inspect("/etc/run")).toMatchObject({ kind: "file", content: "x\n" });
     await utimes(join(root, "etc/run"), 2000, 2000);
     expect(await files.modifiedAt("/etc/run")).toBe(1_000_000);
     await files.writeFile("/etc/other", "y\n");
@@ -236,7 +240,7 @@ describe("LocalHostFiles", () => {
     const unit = join(root, "etc/tend-web.service");
     await writeFile(unit, "[Install]\nWantedBy=multi-user.target\n");
     const files = new LocalHostFiles(root, SYSTEM);
-    expect(files.inspect("/etc/tend-web.service")).toEqual({ kind: "file", content: "[Install]\nWantedBy=multi-user.target\n" });
+    expect(files.inspect("/etc/tend-web.service")).toMatchObject({ kind: "file", content: "[Install]\nWantedBy=multi-user.target\n" });
     await writeFile(unit, "[Install]\n");
     expect(await files.readFile("/etc/tend-web.service")).toBe("[Install]\nWantedBy=multi-user.target\n");
     // a command ran (systemctl may rewrite what it manages): the file is read again

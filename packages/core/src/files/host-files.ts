@@ -18,10 +18,24 @@ import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
 import type { HostFileAccess } from "../host/host-access.js";
 import { childProcesses } from "../runner/child-process.js";
 
-/** What is at a host path, without following a link there. */
+/**
+ * A file's permission bits and owner, as the host reports them: the owner only where tend can
+ * set it (as root), since a file it cannot give away must not count as drift forever.
+ */
+export interface FileAttributes {
+  /** The permission bits (`0o644`), setuid, setgid and sticky included. */
+  mode: number;
+  uid?: number;
+  gid?: number;
+}
+
+/**
+ * What is at a host path, without following a link there. A host that can tell gives a file's
+ * attributes too; without them its mode and owner are not compared with what tend wants.
+ */
 export type PathContent =
   | { kind: "absent" }
-  | { kind: "file"; content: string }
+  | { kind: "file"; content: string; attributes?: FileAttributes }
   | { kind: "symlink"; target: string }
   | { kind: "directory" }
   | { kind: "other" };
@@ -145,7 +159,7 @@ export class LocalHostFiles implements HostFileAccess {
       const content = readRegular(real);
       if (content === null) return { kind: "absent" };
       this.modified.set(path, info.mtimeMs);
-      const file = { kind: "file", content } as const;
+      const file = { kind: "file", content, attributes: runsAsRoot() ? { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } : { mode: info.mode & 0o7777 } } as const;
       this.seen.set(path, file);
       return file;
     } catch (error) {

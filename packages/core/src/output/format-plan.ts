@@ -48,6 +48,7 @@ function formatEntry(entry: PlanEntry, paint: Paint): string[] {
 function changeWithoutOps(entry: PlanEntry): string {
   if (entry.writes.length === 0) return "";
   if (entry.writes.every((w) => w.why === "unrecorded")) return "record its files (an earlier apply stopped before it could)";
+  if (entry.writes.every((w) => w.why === "attributes" || w.why === "unrecorded")) return "set the permissions of its files";
   return "rewrite its files";
 }
 
@@ -76,7 +77,7 @@ export function planToJson(plan: Plan): unknown {
         editedDeletions: e.editedDeletions,
         refusals: e.refusals,
         warnings: e.warnings,
-        files: e.writes.map((w) => ({ path: w.artifact.path, store: w.artifact.store ?? "file", change: w.content === null ? "delete" : "write", why: w.why })),
+        files: e.writes.map((w) => ({ path: w.artifact.path, store: w.artifact.store ?? "file", change: w.content === null ? "delete" : w.why === "attributes" ? "attributes" : "write", why: w.why })),
       })),
   };
 }

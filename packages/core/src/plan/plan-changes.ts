@@ -12,7 +12,8 @@ import { artifactId } from "./artifact-id.js";
 import { bootWarnings } from "./boot-warnings.js";
 import { contentHash } from "./content-hash.js";
 import { orderResources } from "./order-resources.js";
-import type { ArtifactWrite, Plan, PlanEntry } from "./plan-types.js";
+import { describeMismatch, type AttributeMismatch } from "./file-attributes.js";
+import { changesContent, type ArtifactWrite, type Plan, type PlanEntry } from "./plan-types.js";
 
 export interface PlanInput {
   host: HostFacts;
@@ -32,6 +33,8 @@ export interface PlanInput {
    * file goes, such as a `/dev/null` mask; a folder; a device), by artifactId, described.
    */
   obstacles?: Map<string, string>;
+  /** Files tend wrote whose mode or owner is not what their artifact asks for, by artifactId (see wantedAttributes). */
+  attributes?: Map<string, AttributeMismatch>;
   /** Things about the scope as a whole, reported with the plan (state entries left out, unclaimed orphans). */
   warnings?: string[];
   /** Providers' warnings about how they express a resource (see ProviderDefinition.warnings), by key. */
@@ -143,7 +146,8 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
     summary: summaryOf(resource),
   };
   diffArtifacts(entry, record?.artifacts ?? [], input);
-  const filesChanged = entry.writes.length > 0;
+  // A mode or owner set right in place changes nothing the init reads: no restart for it.
+  const filesChanged = entry.writes.some(changesContent);
   const ops = new Set<Operation>();
   const reasons: string[] = [];
   const causes: Partial<Record<Operation, string>> = {};
@@ -179,7 +183,7 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   if (ops.has("start") && ops.has("restart")) ops.delete("restart");
   if ((ops.has("start") || ops.has("restart")) && ops.has("reload")) ops.delete("reload");
   entry.ops = OP_ORDER.filter((op) => ops.has(op));
-  entry.reasons = reasons;
+  entry.reasons.push(...reasons);
   if (resource.type === "service") entry.warnings.push(...bootWarnings(desiredOf(resource), observation, ops));
   const kept = Object.fromEntries(Object.entries(causes).filter(([op]) => ops.has(op as Operation)));
   if (Object.keys(kept).length > 0) entry.causes = kept;
@@ -251,6 +255,15 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
     const write = (why: ArtifactWrite["why"]) => entry.writes.push({ artifact, content: artifact.content, current, why });
     const store = artifact.store ?? "file";
     if (current !== null && current === artifact.content) {
+      const mismatch = record || input.adopt ? input.attributes?.get(id) : undefined;
+      if (mismatch) {
+        // tend's (recorded, begun by it, or adopted): the bytes stay, the mode and owner are set right.
+        const line = describeMismatch(artifact.path, mismatch);
+        if (record && attributesAsked(entry.previous) === attributesAsked(entry.resource)) entry.drift.push(line);
+        else entry.reasons.push(line);
+        write("attributes");
+        continue;
+      }
       if (record && record.hash === contentHash(current) && record.writing === undefined) continue;
       // Right on disk, not (fully) recorded: an interrupted apply's write, or a link or folder
       // that is already exactly as wanted. A file tend never recorded stays the admin's.
@@ -293,6 +306,11 @@ function deletion(record: RecordedArtifact, why: "removed" | "obsolete", input: 
   const changed = current !== null && contentHash(current) !== record.hash && contentHash(current) !== record.writing;
   if (changed && !input.adopt) return void edited.push(record.path);
   writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: changed ? "edited" : why === "obsolete" && current === null ? "unrecorded" : why });
+}
+
+/** What a resource asks of its files' modes and owners (a File's fields; other resources render theirs). */
+function attributesAsked(resource: Resource | undefined): string {
+  return resource?.type === "file" ? JSON.stringify([resource.mode, resource.owner, resource.group]) : "";
 }
 
 /** A target holding content tend never recorded: an orphan when it carries tend's header. */

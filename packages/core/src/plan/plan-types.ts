@@ -13,9 +13,16 @@ export interface ArtifactWrite {
   /**
    * Why: `new`, `changed`, `edited`, `deleted`, `adopted`, `obsolete`, `removed`; `unrecorded`
    * when the bytes on disk are already right and only the state lacks them (an apply killed
-   * between its write and the write's confirmation): nothing is written, the state catches up.
+   * between its write and the write's confirmation): nothing is written, the state catches up;
+   * `attributes` when the bytes are right and only the file's mode or owner is not: they are set
+   * in place, and the init is not told (it reads the same definition).
    */
-  why: "new" | "changed" | "edited" | "deleted" | "adopted" | "obsolete" | "removed" | "unrecorded";
+  why: "new" | "changed" | "edited" | "deleted" | "adopted" | "obsolete" | "removed" | "unrecorded" | "attributes";
+}
+
+/** Whether a write changes what the init reads (bytes, or whether the file exists), not only a file's mode or owner. */
+export function changesContent(write: ArtifactWrite): boolean {
+  return write.why !== "attributes";
 }
 
 export interface PlanEntry {

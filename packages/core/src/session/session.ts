@@ -10,7 +10,8 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import type { Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
 import { TendError, TendErrors } from "../errors/tend-error.js";
-import type { PathContent } from "../files/host-files.js";
+import type { Ownership } from "../files/atomic-write.js";
+import type { FileAttributes, PathContent } from "../files/host-files.js";
 import { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "../host/host-access.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
 import { CORE_PACKAGE_DIR } from "../core-package.js";
@@ -19,6 +20,7 @@ import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { clockGapNotes } from "../plan/clock-gap-notes.js";
+import { attributesDiffer, wantedAttributes, type AttributeMismatch } from "../plan/file-attributes.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { findReplacedCode } from "../observe/find-replaced-code.js";
 import { findOlderDefinitions } from "../observe/find-older-definitions.js";
@@ -211,8 +213,9 @@ export class Session {
     artifacts: Pick<Artifact, "store" | "path" | "masksWhenEmpty">[],
     state: StateFile,
     providers: ProviderDefinition[],
-  ): Promise<{ current: Map<string, string | null>; obstacles: Map<string, string> }> {
+  ): Promise<{ current: Map<string, string | null>; obstacles: Map<string, string>; attributes: Map<string, FileAttributes> }> {
     const current = new Map<string, string | null>();
+    const attributes = new Map<string, FileAttributes>();
     const obstacles = new Map<string, string>();
     const byStore = new Map<string, Set<string>>();
     const masking = new Set(artifacts.filter((a) => a.masksWhenEmpty).map((a) => a.path));
@@ -230,6 +233,8 @@ export class Session {
       const reading = readCoreArtifact(store, found[index]!, masking.has(path));
       current.set(id, reading.content);
       if (reading.obstacle) obstacles.set(id, reading.obstacle);
+      const file = found[index]!;
+      if (store === "file" && file.kind === "file" && file.attributes) attributes.set(id, file.attributes);
     });
     for (const [store, paths] of byStore) {
       if (isCoreStore(store)) continue;
@@ -237,7 +242,28 @@ export class Session {
       const values = await owner.store.read([...paths], providerContext(this.parts, state, owner.provider.name));
       for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
     }
-    return { current, obstacles };
+    return { current, obstacles, attributes };
+  }
+
+  /** The files of `rendered` whose mode or owner is not what their artifact asks for, by artifactId. */
+  private attributeMismatches(rendered: Map<string, Artifact[]>, found: Map<string, FileAttributes>): Map<string, AttributeMismatch> {
+    const mismatches = new Map<string, AttributeMismatch>();
+    if (found.size === 0) return mismatches;
+    for (const artifact of [...rendered.values()].flat()) {
+      if ((artifact.store ?? "file") !== "file") continue;
+      const id = artifactId(artifact);
+      const have = found.get(id);
+      if (!have) continue;
+      let owner: Ownership = {};
+      try {
+        if (have.uid !== undefined) owner = this.files.ownership(artifact.owner, artifact.group);
+      } catch {
+        // an unknown user or group: the write names it, and a file whose bytes are right keeps its owner
+      }
+      const wanted = wantedAttributes(artifact, have, owner);
+      if (attributesDiffer(have, wanted)) mismatches.set(id, { found: have, wanted });
+    }
+    return mismatches;
   }
 
   /**
@@ -301,7 +327,7 @@ export class Session {
     if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
-    const { current, obstacles } = await this.readArtifacts(artifacts, state, providers);
+    const { current, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
     const hostProblems: TendError[] = [];
@@ -335,6 +361,7 @@ export class Session {
       rendered,
       current,
       obstacles,
+      attributes: this.attributeMismatches(rendered, attributes),
       observations,
       replacedCode,
       olderDefinitions,

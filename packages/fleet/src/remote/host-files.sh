@@ -315,6 +315,25 @@ w_remove() {
   ok "$1"
 }
 
+# w_attrs IDX PHYS REST NAME MODE UID GID EXPECT: a file's mode and owner set in place, its bytes
+# and times left as they are; only on a regular file that still holds EXPECT (see holds).
+w_attrs() {
+  settle
+  [ -z "$3" ] || { fail "$1" changed; return; }
+  enter "$2" "" "" || { fail "$1" "$E"; return; }
+  kind_of "$4"
+  case $K in
+    file) ;;
+    absent) fail "$1" changed; return ;;
+    link) fail "$1" now-link; return ;;
+    dir) fail "$1" now-dir; return ;;
+    *) fail "$1" now-other; return ;;
+  esac
+  holds "$4" "$8" || { fail "$1" changed; return; }
+  _err=$( { chmod "$5" -- "./$4" && chown_to "$6" "$7" "./$4"; } 2>&1) || { fail "$1" errno "$_err"; return; }
+  ok "$1"
+}
+
 # w_rmdir IDX PHYS REST NAME EPHEMERAL...: deletes a folder holding nothing but EPHEMERAL entries.
 w_rmdir() {
   settle
@@ -499,8 +518,14 @@ batch() {
 
 # r_file IDX PATH, r_link IDX PATH, r_time IDX PATH: one read on its own.
 r_file() {
-  printf '@%s\tfile\n' "$1"
+  printf '@%s\tfile\t%s\n' "$1" "$(modes "$2" 2>/dev/null)"
   od -An -v -tx1 < "$2" || printf '@%s\terror\tunreadable\n' "$1"
+}
+
+# modes PATH...: each file's permission bits (octal), and as root its owner's uid and gid: what
+# tend compares with what it wants (it can set an owner only as root).
+modes() {
+  if [ "$ME" = 0 ]; then stat -c '%a %u %g' -- "$@"; else stat -c '%a' -- "$@"; fi
 }
 r_link() {
   printf '@%s\tsymlink\n' "$1"
@@ -527,7 +552,8 @@ i_inspect() {
 }
 
 # i_end: the batched reads. Each batch is a record `@b TAB KIND TAB IDX...` then its output:
-#   files: od of all the files, then `@b TAB cksum` and cksum's line for each file;
+#   files: od of all the files, then `@b TAB cksum` and cksum's line for each file, then
+#   `@b TAB modes` and each file's modes line (see modes);
 #   links: od of readlink's lines (a NUL after them when readlink failed);
 #   times: stat's lines (`fail` when stat failed);
 #   rooms: each folder's device, then its file system's block size, free blocks, free inodes and
@@ -562,6 +588,8 @@ b_files() {
   od -An -v -tx1 -- "$@" 2>/dev/null
   printf '@b\tcksum\n'
   cksum -- "$@" 2>/dev/null
+  printf '@b\tmodes\n'
+  modes "$@" 2>/dev/null
 }
 
 b_links() {

@@ -1,3 +1,5 @@
+import type { FileAttributes } from "@tend/core/runtime";
+
 /** One answer of a read script (see host-files.sh): `@IDX TAB KIND [TAB DETAIL]` and its lines. */
 export interface ReadRecord {
   kind: string;
@@ -10,6 +12,16 @@ export interface ReadRecord {
 
 /** What can be batched (host-files.sh's BATCH letters): files, links, modification times. */
 export type BatchKind = "f" | "l" | "m";
+
+/** A modes line (host-files.sh's `modes`): octal permission bits, then as root the uid and gid. */
+const MODES_LINE = /^[0-7]{1,4}(?: \d+ \d+)?$/;
+
+/** A file's attributes from its record's modes line; undefined when it has none. */
+export function fileAttributes(record: ReadRecord): FileAttributes | undefined {
+  if (!MODES_LINE.test(record.detail)) return undefined;
+  const [mode, uid, gid] = record.detail.split(" ");
+  return uid === undefined ? { mode: parseInt(mode!, 8) } : { mode: parseInt(mode!, 8), uid: Number(uid), gid: Number(gid) };
+}
 
 /** A read that a batch could not answer: it is asked again on its own. */
 export const AGAIN = "again";
@@ -67,6 +79,9 @@ export function parseReads(out: string): { records: ReadRecord[]; failed: Set<Ba
       kind = "f";
       const sums = batches[i + 1]?.kind === "cksum" ? batches[i + 1]!.data : [];
       answers = splitFiles(hexBytes(batch.data), sums, ids.length);
+      // Modes that do not add up are left out: the files' bytes still stand, their modes are not compared.
+      const modes = batches[i + 2]?.kind === "modes" ? batches[i + 2]!.data : [];
+      if (answers && modes.length === answers.length && modes.every((l) => MODES_LINE.test(l))) answers.forEach((answer, k) => (answer.detail = modes[k]!));
     } else if (batch.kind === "links") {
       kind = "l";
       answers = splitLinks(hexBytes(batch.data), ids.length);

@@ -7,6 +7,10 @@ import type { FileOperation } from "@tend/core";
 import { parseUserDatabases, RemoteHostFiles } from "./remote-files.js";
 import { RemoteLock } from "./remote-lock.js";
 
+const asRoot = process.getuid?.() === 0;
+/** A file's attributes as a host reports them: its owner only where tend could set it (as root). */
+const attributes = (mode: number, uid: number, gid: number) => (asRoot ? { mode, uid, gid } : { mode });
+
 const USERS = parseUserDatabases("root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/nonexistent:/bin/sh\n", "root:x:0:\nnogroup:x:65534:\n");
 
 function setupIn(options: { ownShell?: boolean } = {}) {
@@ -46,7 +50,7 @@ describe.each([
     expect(await files.readFile("/etc/app/one.conf")).toBe(tricky);
     expect(await files.readLink("/etc/app/link")).toBe("/etc/app/one.conf");
     expect((await files.readDir("/etc/app"))?.sort()).toEqual(["link", "one.conf", "two.conf"]);
-    expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory" }, { kind: "absent" }, { kind: "file", content: "no newline at end" }]);
+    expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory" }, { kind: "absent" }, { kind: "file", content: "no newline at end", attributes: attributes(0o600, 0, 0) }]);
   });
 
   it("replace or delete a file only while it holds what the plan read there, and leave one that changed as it is", async () => {
@@ -85,6 +89,37 @@ describe.each([
     expect(readFileSync(at("appeared.conf"), "utf8")).toBe("made meanwhile\n");
     expect([readlinkSync(at("link")), readlinkSync(at("same-link"))]).toEqual(["/opt/other", "/opt/web"]);
     expect(readdirSync(join(root, "etc")).sort()).toEqual(["appeared.conf", "edited-gone.conf", "edited.conf", "kept.conf", "latin1.conf", "link", "new.conf", "same-link"]);
+  });
+
+  it("set a file's mode and owner in place, only on the regular file that holds what the plan read", async () => {
+    const { root, outside, files } = setup();
+    const at = (name: string) => join(root, "etc", name);
+    mkdirSync(join(root, "etc"));
+    const read = "port = 80\n";
+    writeFileSync(at("loose.conf"), read);
+    writeFileSync(at("edited.conf"), "port = 81 # an admin's edit\n");
+    writeFileSync(join(outside, "victim"), read);
+    for (const path of [at("loose.conf"), at("edited.conf"), join(outside, "victim")]) chmodSync(path, 0o666);
+    symlinkSync(join(outside, "victim"), at("link.conf"));
+    utimesSync(at("loose.conf"), 1_000_000, 1_000_000);
+    const operations: FileOperation[] = [
+      { op: "attributes", path: "/etc/loose.conf", mode: 0o640, owner: { uid: 65534, gid: 65534 }, expected: read },
+      { op: "attributes", path: "/etc/edited.conf", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/link.conf", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/none.conf", mode: 0o640, expected: read },
+    ];
+    const results = await files.perform(operations);
+    expect(results.map((r) => r && `${r.code} ${r.message}`)).toEqual([
+      null,
+      "TEND_UNMANAGED_FILE did not overwrite /etc/edited.conf on test: it changed after this apply read it",
+      "TEND_UNSAFE_PATH cannot change the mode of /etc/link.conf on test: it is now a symlink, not the file tend wrote",
+      "TEND_UNMANAGED_FILE did not overwrite /etc/none.conf on test: it changed after this apply read it",
+    ]);
+    const loose = lstatSync(at("loose.conf"));
+    expect([loose.mode & 0o7777, loose.mtimeMs, readFileSync(at("loose.conf"), "utf8")]).toEqual([0o640, 1_000_000_000, read]);
+    if (asRoot) expect([loose.uid, loose.gid]).toEqual([65534, 65534]);
+    expect(lstatSync(at("edited.conf")).mode & 0o7777).toBe(0o666);
+    expect(lstatSync(join(outside, "victim")).mode & 0o7777).toBe(0o666);
   });
 
   it("refuse to write or delete through a symlinked folder that leads outside the root", async () => {
@@ -212,7 +247,14 @@ describe("batched reads", () => {
     const { root, channel, files } = setup();
     mkdirSync(join(root, "etc/many"), { recursive: true });
     const contents = ["a\n", "", "no newline", "nul\0inside\n", "ünïcode ✓\n", "\n\n\n", "x".repeat(70_000)];
-    contents.forEach((c, i) => writeFileSync(join(root, `etc/many/f${i}`), c));
+    // Each its own mode (and as root its own owner): each file's attributes are its own.
+    const modes = [0o600, 0o644, 0o640, 0o4755, 0o400, 0o664, 0o1777];
+    contents.forEach((c, i) => {
+      writeFileSync(join(root, `etc/many/f${i}`), c);
+      // chown clears setuid: the mode goes last
+      if (asRoot) chownSync(join(root, `etc/many/f${i}`), 1000 + i, 2000 + i);
+      chmodSync(join(root, `etc/many/f${i}`), modes[i]!);
+    });
     symlinkSync("/etc/many/f0", join(root, "etc/many/l0"));
     symlinkSync("relative target", join(root, "etc/many/l1"));
     symlinkSync("two\nlines", join(root, "etc/many/l2"));
@@ -221,7 +263,7 @@ describe("batched reads", () => {
     const paths = [...contents.map((_, i) => `/etc/many/f${i}`), "/etc/many/l0", "/etc/many/l1", "/etc/many", "/etc/many/none"];
     const [found, m0, m1, l2] = await Promise.all([files.inspectAll(paths), files.modifiedAt("/etc/many/f0"), files.modifiedAt("/etc/many/f1"), files.readLink("/etc/many/l2")]);
     expect(found).toEqual([
-      ...contents.map((content) => ({ kind: "file", content })),
+      ...contents.map((content, i) => ({ kind: "file", content, attributes: attributes(modes[i]!, 1000 + i, 2000 + i) })),
       { kind: "symlink", target: "/etc/many/f0" },
       { kind: "symlink", target: "relative target" },
       { kind: "directory" },
@@ -245,8 +287,8 @@ describe("batched reads", () => {
     writeFileSync(join(root, "etc/a"), "A\n");
     writeFileSync(join(root, "etc/b"), "B");
     expect(await files.inspectAll(["/etc/a", "/etc/b"])).toEqual([
-      { kind: "file", content: "A\n" },
-      { kind: "file", content: "B" },
+      { kind: "file", content: "A\n", attributes: attributes(0o644, 0, 0) },
+      { kind: "file", content: "B", attributes: attributes(0o644, 0, 0) },
     ]);
     expect(channel.scripts).toHaveLength(2);
     expect(channel.scripts[1]).toMatch(/^hf_begin '[^']+'\n/);

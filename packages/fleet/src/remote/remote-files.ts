@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { contentText, errors, firstShortfall, TendError, type FileOperation, type FolderRoom, type HostFileAccess, type Ownership, type PathContent, type RoomNeed, type Shortfall } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
-import { AGAIN, hexBytes, parseReads, posixCksum, type BatchKind, type ReadRecord } from "./read-records.js";
+import { AGAIN, fileAttributes, hexBytes, parseReads, posixCksum, type BatchKind, type ReadRecord } from "./read-records.js";
 
 /** The sh library every file script runs with (see host-files.sh). */
 export const HOST_FILES_LIB = readFileSync(new URL("./host-files.sh", import.meta.url), "utf8");
@@ -85,7 +85,7 @@ function expectation(expected: string | null | undefined): string {
   return `${posixCksum(bytes)}:${bytes.length}`;
 }
 
-const VERBS: Record<FileOperation["op"], string> = { write: "write", symlink: "link", mkdir: "make the folder", remove: "delete", rmdir: "delete the folder", "clean-temps": "clean up beside", append: "append to" };
+const VERBS: Record<FileOperation["op"], string> = { write: "write", symlink: "link", mkdir: "make the folder", remove: "delete", rmdir: "delete the folder", "clean-temps": "clean up beside", append: "append to", attributes: "change the mode of" };
 
 function failure(operation: FileOperation, kind: string, detail: string, host: string): TendError {
   const what = `cannot ${VERBS[operation.op]} ${operation.path} on ${host}`;
@@ -199,8 +199,10 @@ export class RemoteHostFiles implements HostFileAccess {
       switch (r.kind) {
         case "absent":
           return { kind: "absent" };
-        case "file":
-          return { kind: "file", content: text(r) };
+        case "file": {
+          const attributes = fileAttributes(r);
+          return attributes ? { kind: "file", content: text(r), attributes } : { kind: "file", content: text(r) };
+        }
         case "symlink":
           return { kind: "symlink", target: r.bytes ? text(r) : text(r).replace(/\n$/, "") };
         case "directory":
@@ -295,6 +297,8 @@ export class RemoteHostFiles implements HostFileAccess {
         return `${head("clean", "-")} ${q(tempPrefix(name))}`;
       case "append":
         return `${head("append", "-")} ${q(name)} ${operation.mode.toString(8)} ${q(contentText(operation.content))}`;
+      case "attributes":
+        return `${head("attrs", id(operation.owner?.uid))} ${q(name)} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)}`;
     }
   }
 
