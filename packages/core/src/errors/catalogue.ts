@@ -1,10 +1,6 @@
 import type { Shortfall } from "../files/room-needed.js";
+import { sizeText } from "../output/size-text.js";
 import { TendError, type TendErrorOptions } from "./tend-error.js";
-
-/** A size as people read it: kB up to a MB, MB beyond (powers of 1024). */
-function kib(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 function files(count: number): string {
   return `${count} ${count === 1 ? "file" : "files"}`;
@@ -188,7 +184,8 @@ export const errors = {
   verifyFailed: (ref: string, why: string, o?: TendErrorOptions) =>
     new TendError("TEND_VERIFY_FAILED", `${ref} did not verify: ${why}`, { resource: ref, ...o }),
   /** `action` is what tend was about to do there: a read is refused as a read, not as a write. */
-  unsafePath: (path: string, why: string, o?: TendErrorOptions, action = "write") =>
+  /** `refusing to write PATH: WHY`; `action` names another verb (`use`, `change the mode of`). */
+  unsafePath: (path: string, why: string, { action = "write", ...o }: TendErrorOptions & { action?: string } = {}) =>
     new TendError("TEND_UNSAFE_PATH", `refusing to ${action} ${path}: ${why}`, o),
   spec: (message: string, o?: TendErrorOptions) => new TendError("TEND_SPEC", message, o),
   usage: (message: string, o?: TendErrorOptions) => new TendError("TEND_USAGE", message, o),
@@ -223,7 +220,7 @@ export const moreErrors = {
   noRoom: (short: Shortfall, o?: TendErrorOptions) =>
     new TendError(
       "TEND_DISK_FULL",
-      `apply needs ${kib(short.needBytes)} and ${files(short.needFiles)} on the file system holding ${short.path}, which has ${kib(short.freeBytes)}${short.freeFiles === null ? "" : ` and ${files(short.freeFiles)}`} free; nothing was changed`,
+      `apply needs ${sizeText(short.needBytes)} and ${files(short.needFiles)} on the file system holding ${short.path}, which has ${sizeText(short.freeBytes)}${short.freeFiles === null ? "" : ` and ${files(short.freeFiles)}`} free; nothing was changed`,
       { hint: "Free space on that file system, then run apply again", ...o },
     ),
   diskFull: (verb: string, path: string, o?: TendErrorOptions) =>

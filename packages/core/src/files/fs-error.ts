@@ -19,9 +19,9 @@ export function fsError(error: unknown, verb: string, path: string): TendError {
     case "EPERM":
       return moreErrors.permission(verb, path, { cause: error });
     case "ELOOP":
-      return errors.unsafePath(path, "it is a symlink tend did not make, and tend never goes through one", { cause: error }, verb);
+      return errors.unsafePath(path, "it is a symlink tend did not make, and tend never goes through one", { cause: error, action: verb });
     case "ENOTDIR":
-      return errors.unsafePath(path, "a part of it is a file where a folder should be", { cause: error }, verb);
+      return errors.unsafePath(path, "a part of it is a file where a folder should be", { cause: error, action: verb });
     default:
       return moreErrors.io(verb, path, code ?? (error instanceof Error ? error.message : String(error)), { cause: error });
   }

@@ -89,7 +89,7 @@ export class LocalHostFiles implements HostFileAccess {
 
   /** A host path's real path, and whether its folder is there (nothing is in a missing folder or a file). */
   private locate(path: string): { real: string; inFolder: boolean } {
-    if (!path.startsWith("/")) throw errors.unsafePath(path, "it is not an absolute path", undefined, "use");
+    if (!path.startsWith("/")) throw errors.unsafePath(path, "it is not an absolute path", { action: "use" });
     if (path === "/") return { real: this.root, inFolder: true };
     const folder = this.folders.resolve(normalizeFolder(dirname(path)));
     return { real: join(folder.real, basename(path)), inFolder: folder.kind === "folder" };

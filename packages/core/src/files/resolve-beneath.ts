@@ -49,7 +49,7 @@ export function resolveBeneath(root: string, hostPath: string, followLast = fals
       continue;
     }
     links += 1;
-    if (links > MAX_LINKS) throw errors.unsafePath(hostPath, `resolving it inside ${root} follows more than ${MAX_LINKS} symlinks`, undefined, "use");
+    if (links > MAX_LINKS) throw errors.unsafePath(hostPath, `resolving it inside ${root} follows more than ${MAX_LINKS} symlinks`, { action: "use" });
     const target = readlinkSync(candidate);
     if (target.startsWith("/")) done = [];
     todo = [...target.split("/").filter((p) => p !== "" && p !== "."), ...todo];

@@ -17,11 +17,11 @@ export function setAttributes(batch: WriteBatch, hostPath: string, mode: number,
   const { target } = prepareTarget(batch, hostPath);
   const info = lstatOrNull(target);
   if (info === null) throw errors.changedMeanwhile(hostPath, "overwrite");
-  if (!info.isFile()) throw errors.unsafePath(hostPath, `it is now ${info.isSymbolicLink() ? "a symlink" : "not a regular file"}; tend changes the mode of files it wrote only`, undefined, "change the mode of");
+  if (!info.isFile()) throw errors.unsafePath(hostPath, `it is now ${info.isSymbolicLink() ? "a symlink" : "not a regular file"}; tend changes the mode of files it wrote only`, { action: "change the mode of" });
   if (expected !== undefined && !holdsExpected(target, expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
   const fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    if (!fstatSync(fd).isFile()) throw errors.unsafePath(hostPath, "it is now not a regular file; tend changes the mode of files it wrote only", undefined, "change the mode of");
+    if (!fstatSync(fd).isFile()) throw errors.unsafePath(hostPath, "it is now not a regular file; tend changes the mode of files it wrote only", { action: "change the mode of" });
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
     fsyncSync(fd);
