@@ -204,7 +204,7 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     try {
       const refused = await lab.tend(["apply", "-f", big, "--hosts", file]);
       expect(refused.exitCode, refused.stdout).toBe(1);
-      expect(refused.stderr).toMatch(/TEND_DISK_FULL: apply needs 2\.0 MB and 1 file on the file system holding \/dev\/shm\/tend-room\/big, which has \d+ kB and \d+ files free; nothing was changed/);
+      expect(refused.stderr).toMatch(/TEND_DISK_FULL: apply needs 2\.0 MiB and 1 file on the file system holding \/dev\/shm\/tend-room\/big, which has \d+ KiB and \d+ files free; nothing was changed/);
       // The plan removes motd and web: neither is touched, and nothing reached /dev/shm.
       expect(await host.readFile("/etc/fleet/motd")).toMatch(/^host openrc /);
       expect((await host.exec(["test", "-e", "/dev/shm/tend-room"])).exitCode).toBe(1);

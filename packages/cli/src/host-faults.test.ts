@@ -70,7 +70,7 @@ describe("the host's faults, met as clear errors", () => {
     const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
     expect(result.code, result.stderr).toBe(1);
     expectCleanError(result.stderr, "TEND_DISK_FULL");
-    expect(result.stderr).toMatch(/^error TEND_DISK_FULL: apply needs \d+ kB and \d+ files? on the file system holding \/etc\/big, which has \d+ kB and \d+ files free; nothing was changed\n/);
+    expect(result.stderr).toMatch(/^error TEND_DISK_FULL: apply needs \d+ KiB and \d+ files? on the file system holding \/etc\/big, which has \d+ KiB and \d+ files free; nothing was changed\n/);
     // Before, the removal came first: /etc/old was deleted, then /etc/big met the full disk.
     expect(result.stdout.trim().split("\n").at(-1)).toBe("left: etc/old etc/small");
   });

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { sizeText } from "../output/size-text.js";
 
 /**
  * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
@@ -25,7 +26,7 @@ export function inputFileProblem(file: string, what: string): { message: string;
   if (!info.isFile()) return { message: `${file} is not a regular file (a device, FIFO or socket); tend reads ${a} ${what} only from a file`, hint: `Write the ${what} to a file and pass that` };
   if (info.size > MAX_INPUT_BYTES) {
     return {
-      message: `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; ${a} ${what} file may be at most ${MAX_INPUT_BYTES / 1024 / 1024} MiB`,
+      message: `${file} is ${sizeText(info.size)}; ${a} ${what} file may be at most ${sizeText(MAX_INPUT_BYTES)}`,
       hint: what === "spec" ? "Keep large contents out of the spec: a tend.config.ts can read a File resource's content from a file" : `Split the ${what}`,
     };
   }

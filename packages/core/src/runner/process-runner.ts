@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Command, CommandResult, Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
+import { sizeText } from "../output/size-text.js";
 import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
 
@@ -99,7 +100,7 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
       if (timedOut) killGroup(pid, "SIGKILL");
       if (timedOut) resolve({ kind: "timed out" });
       else if (spawnError !== undefined) resolve(spawnFailure(spawnError));
-      else if (overflow) resolve({ kind: "failed", reason: `printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB; killed` });
+      else if (overflow) resolve({ kind: "failed", reason: `printed more than ${sizeText(MAX_OUTPUT_BYTES)}; killed` });
       else if (code === null) resolve({ kind: "failed", reason: signal ? `killed by ${signal}` : "killed" });
       else resolve({ kind: "exited", exitCode: code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
     });

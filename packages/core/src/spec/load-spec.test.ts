@@ -129,7 +129,7 @@ describe("loading specs that misbehave", () => {
     expect(await failure(fifo)).toMatchObject({ code: "TEND_SPEC", message: `${fifo} is not a regular file (a device, FIFO or socket); tend reads a spec only from a file` });
     expect(await failure(zero)).toMatchObject({ code: "TEND_SPEC", message: `${zero} is not a regular file (a device, FIFO or socket); tend reads a spec only from a file` });
     expect(await failure(folder)).toMatchObject({ code: "TEND_SPEC", message: `${folder} is a folder, not a spec file` });
-    expect(await failure(big)).toMatchObject({ code: "TEND_SPEC", message: `${big} is 16.0 MiB; a spec file may be at most 16 MiB` });
+    expect(await failure(big)).toMatchObject({ code: "TEND_SPEC", message: `${big} is 16.0 MiB; a spec file may be at most 16.0 MiB` });
     await truncate(big, MAX_INPUT_BYTES);
     // At the limit it is read (and refused for what it holds).
     expect((await failure(big)).message).not.toContain("MiB");

@@ -70,7 +70,7 @@ describe("the inventory", () => {
     truncateSync(big, MAX_INPUT_BYTES + 1);
     expect(() => loadInventory("/dev/zero")).toThrow("/dev/zero is not a regular file (a device, FIFO or socket); tend reads an inventory only from a file");
     expect(() => loadInventory(fifo)).toThrow(`${fifo} is not a regular file`);
-    expect(() => loadInventory(big)).toThrow(`${big} is 16.0 MiB; an inventory file may be at most 16 MiB`);
+    expect(() => loadInventory(big)).toThrow(`${big} is 16.0 MiB; an inventory file may be at most 16.0 MiB`);
   });
 
   it("has a committed JSON Schema generated from the zod schema", async () => {
