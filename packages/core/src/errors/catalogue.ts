@@ -184,9 +184,12 @@ export const errors = {
   verifyFailed: (ref: string, why: string, o?: TendErrorOptions) =>
     new TendError("TEND_VERIFY_FAILED", `${ref} did not verify: ${why}`, { resource: ref, ...o }),
   /** `action` is what tend was about to do there: a read is refused as a read, not as a write. */
-  /** `refusing to write PATH: WHY`; `action` names another verb (`use`, `change the mode of`). */
-  unsafePath: (path: string, why: string, { action = "write", ...o }: TendErrorOptions & { action?: string } = {}) =>
-    new TendError("TEND_UNSAFE_PATH", `refusing to ${action} ${path}: ${why}`, o),
+  /**
+   * `refusing to write PATH: WHY`; `o.action` names another verb (`use`, `change the mode of`).
+   * The fourth argument, the same verb, is kept for providers written before `o.action`.
+   */
+  unsafePath: (path: string, why: string, { action, ...o }: TendErrorOptions & { action?: string } = {}, verb = action ?? "write") =>
+    new TendError("TEND_UNSAFE_PATH", `refusing to ${verb} ${path}: ${why}`, o),
   spec: (message: string, o?: TendErrorOptions) => new TendError("TEND_SPEC", message, o),
   usage: (message: string, o?: TendErrorOptions) => new TendError("TEND_USAGE", message, o),
   unknownInit: (init: string, known: string[], o?: TendErrorOptions) =>
