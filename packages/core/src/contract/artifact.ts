@@ -5,6 +5,8 @@
  */
 /** The mode of a `file` artifact that names none. */
 export const FILE_MODE = 0o644;
+/** The mode of a `directory` artifact that names none. */
+export const DIRECTORY_MODE = 0o755;
 
 export interface Artifact {
   /**
@@ -22,9 +24,10 @@ export interface Artifact {
   /** File bytes (UTF-8); a symlink's target; empty for a directory; a block's text. */
   content: string;
   /**
-   * Octal permission bits, e.g. 0o644 (files) or 0o755 (directories, executable scripts); a file
-   * without one gets {@link FILE_MODE}. A file's mode (and its owner, where given) is compared
-   * with the host's like its content: a difference is drift, set right in place.
+   * Octal permission bits, e.g. 0o644 (files) or 0o755 (directories, executable scripts); without
+   * one a file gets {@link FILE_MODE} and a directory {@link DIRECTORY_MODE}. The mode (and the
+   * owner, where given) is compared with the host's like the content: a difference is drift, set
+   * right in place.
    */
   mode?: number;
   /** Owner and group by name; default root:root in the system scope, the user in a user scope. */

@@ -5,7 +5,7 @@
  * rules, resource keys, `after` entries, exit-code checks). Nothing here loads the spec machinery,
  * so a provider costs little to import.
  */
-export type { Artifact, ArtifactStore } from "./artifact.js";
+export { DIRECTORY_MODE, FILE_MODE, type Artifact, type ArtifactStore } from "./artifact.js";
 export type { Capabilities } from "./capabilities.js";
 export type { Operation, ResourceChange, ResourceOf } from "./change.js";
 export type { ApplyContext, HostFiles, HostFileWriter, ProviderState, ReadContext, RenderContext, StoreContext } from "./context.js";

@@ -1,8 +1,10 @@
-import { chmod, chown, lstat, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simProvider } from "../__fixtures__/sim-provider.js";
 import { simSession } from "../__fixtures__/sim-session.js";
+import { LocalHostFiles } from "../files/host-files.js";
 import { applyPlan, formatPlan, type ProviderDefinition } from "../index.js";
 
 const FAST = { verify: { settle: 0.05 } };
@@ -76,7 +78,7 @@ describe("a file's mode and owner, compared like its content", () => {
     await rename(conf, `${conf}.moved`);
     await symlink(outside, conf);
     const report = await applyPlan(session, plan, state, assigned);
-    expect(report.failures.map((f) => `${f.code} ${f.message}`)).toEqual(["TEND_UNSAFE_PATH refusing to change the mode of /etc/web/web.conf: it is now a symlink; tend changes the mode of files it wrote only"]);
+    expect(report.failures.map((f) => `${f.code} ${f.message}`)).toEqual(["TEND_UNSAFE_PATH refusing to change the mode of /etc/web/web.conf: it is now a symlink, not the file tend made"]);
     expect(await modeOf(outside)).toBe(0o666);
     expect((await lstat(conf)).isSymbolicLink()).toBe(true);
   });
@@ -117,5 +119,27 @@ describe("a file's mode and owner, compared like its content", () => {
     if (asRoot) await chown(join(first.root, "etc/web/web.conf"), 1234, 1234);
     const second = await cycle([CONF], sim.provider, first.root);
     expect(second.plan.entries.every((e) => e.action === "none")).toBe(true);
+  });
+
+  it("sets a folder's mode only on the folder itself: never through a link swapped in for it, never on a file put in its place", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tend-folder-modes-"));
+    const outside = await mkdtemp(join(tmpdir(), "tend-outside-"));
+    await chmod(outside, 0o777);
+    await mkdir(join(root, "etc/sv/web"), { recursive: true });
+    await chmod(join(root, "etc/sv/web"), 0o777);
+    await symlink(outside, join(root, "etc/sv/linked"));
+    await writeFile(join(root, "etc/sv/file"), "x");
+    const files = new LocalHostFiles(root, { kind: "system" });
+    const results = await files.perform([
+      { op: "attributes", path: "/etc/sv/web", kind: "directory", mode: 0o755 },
+      { op: "attributes", path: "/etc/sv/linked", kind: "directory", mode: 0o755 },
+      { op: "attributes", path: "/etc/sv/file", kind: "directory", mode: 0o755 },
+    ]);
+    expect(results.map((r) => r && `${r.code} ${r.message}`)).toEqual([
+      null,
+      "TEND_UNSAFE_PATH refusing to change the mode of /etc/sv/linked: it is now a symlink, not the folder tend made",
+      "TEND_UNSAFE_PATH refusing to change the mode of /etc/sv/file: it is now a file, not the folder tend made",
+    ]);
+    expect([await modeOf(join(root, "etc/sv/web")), await modeOf(outside), await modeOf(join(root, "etc/sv/file"))]).toEqual([0o755, 0o777, 0o644]);
   });
 });

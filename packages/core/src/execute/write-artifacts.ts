@@ -1,12 +1,11 @@
 import { join } from "node:path";
-import { FILE_MODE } from "../contract/artifact.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FileOperation } from "../files/file-operation.js";
 import type { RoomNeed } from "../files/room-needed.js";
 import { artifactId } from "../plan/artifact-id.js";
 import { contentHash } from "../plan/content-hash.js";
-import { attributesText } from "../plan/file-attributes.js";
+import { attributesText, modeOf } from "../plan/file-attributes.js";
 import type { ArtifactWrite, PlanEntry } from "../plan/plan-types.js";
 import { isCoreStore, providerStore } from "../session/artifact-stores.js";
 import { providerContext } from "../session/provider-context.js";
@@ -120,10 +119,13 @@ function coreOperation(session: Session, write: ArtifactWrite, record: RecordedA
     return { op: "remove", path, kind: store === "symlink" ? "symlink" : "file", expected };
   }
   const owner = session.files.ownership(artifact.owner, artifact.group);
-  if (store === "directory") return { op: "mkdir", path, mode: artifact.mode ?? 0o755, owner };
+  if (write.why === "attributes") {
+    const kind = store === "directory" ? "directory" : "file";
+    return { op: "attributes", path, kind, mode: modeOf(artifact), owner, ...(kind === "file" ? { expected } : {}) };
+  }
+  if (store === "directory") return { op: "mkdir", path, mode: modeOf(artifact), owner };
   if (store === "symlink") return { op: "symlink", path, target: write.content, owner: session.files.ownership(), expected };
-  if (write.why === "attributes") return { op: "attributes", path, mode: artifact.mode ?? FILE_MODE, owner, expected };
-  return { op: "write", path, content: write.content, mode: artifact.mode ?? FILE_MODE, owner, expected };
+  return { op: "write", path, content: write.content, mode: modeOf(artifact), owner, expected };
 }
 
 /** One line for the apply log. */

@@ -34,8 +34,8 @@ export type FileOperation =
   | { op: "rmdir"; path: string; ephemeral: string[] }
   /** Deletes temp files an interrupted atomic write of `path` left beside it. */
   | { op: "clean-temps"; path: string }
-  /** Sets a file's mode and owner in place, leaving its bytes and times: what the plan read must still be there. */
-  | { op: "attributes"; path: string; mode: number; owner?: Ownership; expected?: string | null }
+  /** Sets a file's or folder's mode and owner in place, leaving its bytes and times: a file must still hold `expected`. */
+  | { op: "attributes"; path: string; kind: "file" | "directory"; mode: number; owner?: Ownership; expected?: string | null }
   /** Appends to a file (made with `mode` when missing) and syncs it: the state journal. */
   | { op: "append"; path: string; content: FileContent; mode: number };
 
@@ -120,7 +120,7 @@ function performOne(batch: WriteBatch, operation: FileOperation): void {
     case "append":
       return appendFile(batch, operation.path, operation.content, operation.mode);
     case "attributes":
-      return setAttributes(batch, operation.path, operation.mode, operation.owner, operation.expected);
+      return setAttributes(batch, operation.path, operation.kind, operation.mode, operation.owner, operation.expected);
   }
 }
 

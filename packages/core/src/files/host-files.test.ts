@@ -145,10 +145,11 @@ describe("LocalHostFiles", () => {
     await chmod(join(root, outside, "run"), 0o600);
     await chmod(join(outside, "run"), 0o640);
     const mode = (bits: number) => expect.objectContaining({ mode: bits });
+    await chmod(join(root, "etc/sv/web/log"), 0o700);
     expect(await files.inspectAll(paths)).toEqual([
-      { kind: "directory" },
+      { kind: "directory", attributes: mode(0o755) },
       { kind: "file", content: "#!/bin/sh\n", attributes: mode(0o755) },
-      { kind: "directory" },
+      { kind: "directory", attributes: mode(0o700) },
       { kind: "file", content: "", attributes: mode(0o644) },
       { kind: "symlink", target: outside },
       // through the link, beneath the root: never the folder outside it

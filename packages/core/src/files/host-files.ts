@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Scope } from "../contract/host.js";
 import { builtFile } from "../core-package.js";
@@ -19,7 +19,7 @@ import type { HostFileAccess } from "../host/host-access.js";
 import { childProcesses } from "../runner/child-process.js";
 
 /**
- * A file's permission bits and owner, as the host reports them: the owner only where tend can
+ * A file's or folder's permission bits and owner, as the host reports them: the owner only where tend can
  * set it (as root), since a file it cannot give away must not count as drift forever.
  */
 export interface FileAttributes {
@@ -37,7 +37,7 @@ export type PathContent =
   | { kind: "absent" }
   | { kind: "file"; content: string; attributes?: FileAttributes }
   | { kind: "symlink"; target: string }
-  | { kind: "directory" }
+  | { kind: "directory"; attributes?: FileAttributes }
   | { kind: "other" };
 
 /**
@@ -153,13 +153,13 @@ export class LocalHostFiles implements HostFileAccess {
       if (info.isDirectory()) {
         // Its files are often read next: their folder needs no second lstat.
         if (path !== "/" && normalizeFolder(path) === path) this.folders.learn(path, info);
-        return { kind: "directory" };
+        return { kind: "directory", attributes: attributesOf(info) };
       }
       if (!info.isFile()) return { kind: "other" };
       const content = readRegular(real);
       if (content === null) return { kind: "absent" };
       this.modified.set(path, info.mtimeMs);
-      const file = { kind: "file", content, attributes: runsAsRoot() ? { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } : { mode: info.mode & 0o7777 } } as const;
+      const file = { kind: "file", content, attributes: attributesOf(info) } as const;
       this.seen.set(path, file);
       return file;
     } catch (error) {
@@ -305,6 +305,11 @@ export class LocalHostFiles implements HostFileAccess {
       child.stdin?.end(JSON.stringify({ root: this.root, operations: forUser }));
     });
   }
+}
+
+/** A file's or folder's attributes as lstat gave them: its owner only as root, who can set one. */
+function attributesOf(info: Stats): FileAttributes {
+  return runsAsRoot() ? { mode: info.mode & 0o7777, uid: info.uid, gid: info.gid } : { mode: info.mode & 0o7777 };
 }
 
 /** The image root's real path; one that does not exist yet is made at the first write. */

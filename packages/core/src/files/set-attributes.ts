@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, type Stats } from "node:fs";
 import { errors } from "../errors/catalogue.js";
 import { runsAsRoot } from "./acting-user.js";
 import { prepareTarget, type Ownership } from "./atomic-write.js";
@@ -6,26 +6,40 @@ import { lstatOrNull } from "./missing-as-null.js";
 import { holdsExpected } from "./target-unchanged.js";
 import type { WriteBatch } from "./write-batch.js";
 
+const ACTION = { action: "change the mode of" };
+
 /**
- * Gives a file tend wrote its mode (and, as root, its owner) in place: its bytes and times stay
- * as they are, so an init that compares a definition's time with its process's start sees no new
- * definition. Never through a link, and never on anything but a regular file (the `lstat` keeps
- * a device from being opened at all); the file must still hold `expected`. Synced, so the new
- * mode survives a crash once the apply says it is done.
+ * Gives a file or folder tend made its mode (and, as root, its owner) in place: its bytes and
+ * times stay as they are, so an init that compares a definition's time with its process's start
+ * sees no new definition. Never through a link, and only on what `kind` says (the `lstat` keeps a
+ * device from being opened at all); a file must still hold `expected`. Synced, so the new mode
+ * survives a crash once the apply says it is done.
  */
-export function setAttributes(batch: WriteBatch, hostPath: string, mode: number, owner: Ownership = {}, expected?: string | null): void {
+export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" | "directory", mode: number, owner: Ownership = {}, expected?: string | null): void {
   const { target } = prepareTarget(batch, hostPath);
   const info = lstatOrNull(target);
   if (info === null) throw errors.changedMeanwhile(hostPath, "overwrite");
-  if (!info.isFile()) throw errors.unsafePath(hostPath, `it is now ${info.isSymbolicLink() ? "a symlink" : "not a regular file"}; tend changes the mode of files it wrote only`, { action: "change the mode of" });
-  if (expected !== undefined && !holdsExpected(target, expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
-  const fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (!isKind(info, kind)) throw errors.unsafePath(hostPath, `it is now ${what(info)}, not the ${kind === "file" ? "file" : "folder"} tend made`, ACTION);
+  if (kind === "file" && expected !== undefined && !holdsExpected(target, expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (kind === "directory" ? constants.O_DIRECTORY : 0);
+  const fd = openSync(target, flags);
   try {
-    if (!fstatSync(fd).isFile()) throw errors.unsafePath(hostPath, "it is now not a regular file; tend changes the mode of files it wrote only", { action: "change the mode of" });
+    const opened = fstatSync(fd);
+    if (!isKind(opened, kind)) throw errors.unsafePath(hostPath, `it is now ${what(opened)}, not the ${kind === "file" ? "file" : "folder"} tend made`, ACTION);
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+function isKind(info: Stats, kind: "file" | "directory"): boolean {
+  return kind === "file" ? info.isFile() : info.isDirectory();
+}
+
+function what(info: Stats): string {
+  if (info.isSymbolicLink()) return "a symlink";
+  if (info.isDirectory()) return "a folder";
+  return info.isFile() ? "a file" : "a device or socket";
 }

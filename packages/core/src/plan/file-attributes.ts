@@ -1,7 +1,7 @@
-import { FILE_MODE, type Artifact } from "../contract/artifact.js";
+import { DIRECTORY_MODE, FILE_MODE, type Artifact } from "../contract/artifact.js";
 import type { FileAttributes } from "../files/host-files.js";
 
-/** A file tend wrote whose mode or owner is not what its artifact asks for: what the host has, and what is wanted. */
+/** A file (or folder) tend wrote whose mode or owner is not what its artifact asks for: what the host has, and what is wanted. */
 export interface AttributeMismatch {
   found: FileAttributes;
   /** An owner only where it is compared (see wantedAttributes). */
@@ -14,11 +14,16 @@ export interface AttributeMismatch {
  * only when one is resolved (named, or the scope's user) and the group only when named.
  */
 export function wantedAttributes(artifact: Artifact, found: FileAttributes, owner: { uid?: number; gid?: number }): FileAttributes {
-  const wanted: FileAttributes = { mode: artifact.mode ?? FILE_MODE };
+  const wanted: FileAttributes = { mode: modeOf(artifact) };
   if (found.uid === undefined) return wanted;
   if (owner.uid !== undefined) wanted.uid = owner.uid;
   if ((artifact.owner || artifact.group) && owner.gid !== undefined) wanted.gid = owner.gid;
   return wanted;
+}
+
+/** The mode an artifact asks for: its own, or its store's default. */
+export function modeOf(artifact: Pick<Artifact, "mode" | "store">): number {
+  return artifact.mode ?? (artifact.store === "directory" ? DIRECTORY_MODE : FILE_MODE);
 }
 
 /** Whether `found` differs from `wanted` in anything `wanted` asks for. */
@@ -37,7 +42,7 @@ export function describeMismatch(path: string, { found, wanted }: AttributeMisma
 
 /** `mode 0600, owner www-data, group web`: what an artifact asks of its file beyond its bytes. */
 export function attributesText(artifact: Artifact): string {
-  const parts = [`mode ${octal(artifact.mode ?? FILE_MODE)}`];
+  const parts = [`mode ${octal(modeOf(artifact))}`];
   if (artifact.owner) parts.push(`owner ${artifact.owner}`);
   if (artifact.group) parts.push(`group ${artifact.group}`);
   return parts.join(", ");

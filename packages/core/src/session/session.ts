@@ -234,7 +234,8 @@ export class Session {
       current.set(id, reading.content);
       if (reading.obstacle) obstacles.set(id, reading.obstacle);
       const file = found[index]!;
-      if (store === "file" && file.kind === "file" && file.attributes) attributes.set(id, file.attributes);
+      // A file where a file goes, a folder where a folder goes: anything else is the content's matter.
+      if ((store === "file" || store === "directory") && file.kind === store && file.attributes) attributes.set(id, file.attributes);
     });
     for (const [store, paths] of byStore) {
       if (isCoreStore(store)) continue;
@@ -245,12 +246,12 @@ export class Session {
     return { current, obstacles, attributes };
   }
 
-  /** The files of `rendered` whose mode or owner is not what their artifact asks for, by artifactId. */
+  /** The files and folders of `rendered` whose mode or owner is not what their artifact asks for, by artifactId. */
   private attributeMismatches(rendered: Map<string, Artifact[]>, found: Map<string, FileAttributes>): Map<string, AttributeMismatch> {
     const mismatches = new Map<string, AttributeMismatch>();
     if (found.size === 0) return mismatches;
+    // `found` holds the core's files and folders only: a link or a provider's store finds nothing.
     for (const artifact of [...rendered.values()].flat()) {
-      if ((artifact.store ?? "file") !== "file") continue;
       const id = artifactId(artifact);
       const have = found.get(id);
       if (!have) continue;

@@ -51,6 +51,7 @@ hf_begin() {
   B_LINKS=
   B_TIMES=
   B_ROOMS=
+  B_DIRS=
 }
 
 ok() { printf '%s\tok\n' "$1"; }
@@ -315,22 +316,24 @@ w_remove() {
   ok "$1"
 }
 
-# w_attrs IDX PHYS REST NAME MODE UID GID EXPECT: a file's mode and owner set in place, its bytes
-# and times left as they are; only on a regular file that still holds EXPECT (see holds).
+# w_attrs IDX PHYS REST NAME KIND(file|dir) MODE UID GID EXPECT: a file's or folder's mode and
+# owner set in place, its bytes and times left as they are; only on what KIND says, and a file
+# only while it holds EXPECT (see holds).
 w_attrs() {
   settle
   [ -z "$3" ] || { fail "$1" changed; return; }
   enter "$2" "" "" || { fail "$1" "$E"; return; }
   kind_of "$4"
-  case $K in
-    file) ;;
-    absent) fail "$1" changed; return ;;
-    link) fail "$1" now-link; return ;;
-    dir) fail "$1" now-dir; return ;;
+  case $K/$5 in
+    file/file|dir/dir) ;;
+    absent/*) fail "$1" changed; return ;;
+    link/*) fail "$1" now-link; return ;;
+    dir/*) fail "$1" now-dir; return ;;
+    file/*) fail "$1" now-file; return ;;
     *) fail "$1" now-other; return ;;
   esac
-  holds "$4" "$8" || { fail "$1" changed; return; }
-  _err=$( { chmod "$5" -- "./$4" && chown_to "$6" "$7" "./$4"; } 2>&1) || { fail "$1" errno "$_err"; return; }
+  holds "$4" "$9" || { fail "$1" changed; return; }
+  _err=$( { chmod "$6" -- "./$4" && chown_to "$7" "$8" "./$4"; } 2>&1) || { fail "$1" errno "$_err"; return; }
   ok "$1"
 }
 
@@ -498,10 +501,10 @@ op() {
   fi
 }
 
-# Reads. A regular file, a link or a modification time is read at i_end, with those of the rest
-# of the script, when BATCH allows it: one od and one cksum for all the files (tend splits the
-# bytes by the sizes cksum gives and checks each part's CRC), one readlink for all the links, one
-# stat for all the times. tend checks each batch and reads again one by one what does not add up
+# Reads. A regular file, a link, a folder's modes or a modification time is read at i_end, with
+# those of the rest of the script, when BATCH allows it: one od, one cksum and one stat for all
+# the files (tend splits the bytes by the sizes cksum gives and checks each part's CRC), one
+# readlink for all the links, one stat for all the folders, one for all the times. tend checks each batch and reads again one by one what does not add up
 # (a file changed meanwhile, a tool that takes one path only). Nothing under /proc or /sys is
 # batched: its content changes between two reads.
 
@@ -513,10 +516,11 @@ batch() {
     f) B_FILES=$B_FILES$2$TAB$3$NL ;;
     l) B_LINKS=$B_LINKS$2$TAB$3$NL ;;
     m) B_TIMES=$B_TIMES$2$TAB$3$NL ;;
+    d) B_DIRS=$B_DIRS$2$TAB$3$NL ;;
   esac
 }
 
-# r_file IDX PATH, r_link IDX PATH, r_time IDX PATH: one read on its own.
+# r_file IDX PATH, r_link IDX PATH, r_time IDX PATH, r_dir IDX PATH: one read on its own.
 r_file() {
   printf '@%s\tfile\t%s\n' "$1" "$(modes "$2" 2>/dev/null)"
   od -An -v -tx1 < "$2" || printf '@%s\terror\tunreadable\n' "$1"
@@ -531,6 +535,9 @@ r_link() {
   printf '@%s\tsymlink\n' "$1"
   { readlink -- "$2"; } | od -An -v -tx1
 }
+r_dir() {
+  printf '@%s\tdirectory\t%s\n' "$1" "$(modes "$2" 2>/dev/null)"
+}
 r_time() {
   _t=$(stat -c %Y -- "$2" 2>/dev/null || date -r "$2" +%s 2>/dev/null) && { printf '@%s\tmtime\t%s\n' "$1" "$_t"; return; }
   printf '@%s\tabsent\n' "$1"
@@ -544,7 +551,7 @@ i_inspect() {
   if [ -n "$R_REST" ]; then printf '@%s\tabsent\n' "$1"; return; fi
   _p=$ROOTP$R_PHYS/${2##*/}
   if [ -L "$_p" ]; then batch l "$1" "$_p" || r_link "$1" "$_p"
-  elif [ -d "$_p" ]; then printf '@%s\tdirectory\n' "$1"
+  elif [ -d "$_p" ]; then batch d "$1" "$_p" || r_dir "$1" "$_p"
   elif [ -f "$_p" ]; then batch f "$1" "$_p" || r_file "$1" "$_p"
   elif [ -e "$_p" ]; then printf '@%s\tother\n' "$1"
   else printf '@%s\tabsent\n' "$1"
@@ -556,6 +563,7 @@ i_inspect() {
 #   `@b TAB modes` and each file's modes line (see modes);
 #   links: od of readlink's lines (a NUL after them when readlink failed);
 #   times: stat's lines (`fail` when stat failed);
+#   dirs: each folder's modes line (see modes; `fail` when stat failed);
 #   rooms: each folder's device, then its file system's block size, free blocks, free inodes and
 #   inodes (`fail` when stat failed), always in one batch.
 # A batch of one is read on its own.
@@ -564,7 +572,8 @@ i_end() {
   each "$B_LINKS" links
   each "$B_TIMES" times
   each "$B_ROOMS" rooms
-  B_FILES= B_LINKS= B_TIMES= B_ROOMS=
+  each "$B_DIRS" dirs
+  B_FILES= B_LINKS= B_TIMES= B_ROOMS= B_DIRS=
 }
 
 # each LIST KIND: b_KIND with the paths of a batch list as its arguments (their indexes in _ids).
@@ -602,6 +611,12 @@ b_times() {
   if [ "$#" -eq 1 ]; then r_time "$_ids" "$1"; return; fi
   printf '@b\ttimes\t%s\n' "$_ids"
   stat -c %Y -- "$@" 2>/dev/null || printf 'fail\n'
+}
+
+b_dirs() {
+  if [ "$#" -eq 1 ]; then r_dir "$_ids" "$1"; return; fi
+  printf '@b\tdirs\t%s\n' "$_ids"
+  modes "$@" 2>/dev/null || printf 'fail\n'
 }
 
 b_rooms() {

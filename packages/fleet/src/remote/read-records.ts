@@ -10,8 +10,8 @@ export interface ReadRecord {
   bytes?: Buffer;
 }
 
-/** What can be batched (host-files.sh's BATCH letters): files, links, modification times. */
-export type BatchKind = "f" | "l" | "m";
+/** What can be batched (host-files.sh's BATCH letters): files, links, modification times, folders' modes. */
+export type BatchKind = "f" | "l" | "m" | "d";
 
 /** A modes line (host-files.sh's `modes`): octal permission bits, then as root the uid and gid. */
 const MODES_LINE = /^[0-7]{1,4}(?: \d+ \d+)?$/;
@@ -85,6 +85,9 @@ export function parseReads(out: string): { records: ReadRecord[]; failed: Set<Ba
     } else if (batch.kind === "links") {
       kind = "l";
       answers = splitLinks(hexBytes(batch.data), ids.length);
+    } else if (batch.kind === "dirs") {
+      kind = "d";
+      answers = batch.data.length === ids.length && batch.data.every((l) => MODES_LINE.test(l)) ? batch.data.map((l) => ({ kind: "directory", detail: l, data: [] })) : undefined;
     } else if (batch.kind === "times") {
       kind = "m";
       answers = batch.data.length === ids.length && batch.data.every((l) => /^-?\d+$/.test(l)) ? batch.data.map((l) => ({ kind: "mtime", detail: l, data: [] })) : undefined;

@@ -50,7 +50,7 @@ describe.each([
     expect(await files.readFile("/etc/app/one.conf")).toBe(tricky);
     expect(await files.readLink("/etc/app/link")).toBe("/etc/app/one.conf");
     expect((await files.readDir("/etc/app"))?.sort()).toEqual(["link", "one.conf", "two.conf"]);
-    expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory" }, { kind: "absent" }, { kind: "file", content: "no newline at end", attributes: attributes(0o600, 0, 0) }]);
+    expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory", attributes: attributes(0o755, 0, 0) }, { kind: "absent" }, { kind: "file", content: "no newline at end", attributes: attributes(0o600, 0, 0) }]);
   });
 
   it("replace or delete a file only while it holds what the plan read there, and leave one that changed as it is", async () => {
@@ -102,11 +102,15 @@ describe.each([
     for (const path of [at("loose.conf"), at("edited.conf"), join(outside, "victim")]) chmodSync(path, 0o666);
     symlinkSync(join(outside, "victim"), at("link.conf"));
     utimesSync(at("loose.conf"), 1_000_000, 1_000_000);
+    mkdirSync(at("sv"), { mode: 0o777 });
+    chmodSync(at("sv"), 0o777);
     const operations: FileOperation[] = [
-      { op: "attributes", path: "/etc/loose.conf", mode: 0o640, owner: { uid: 65534, gid: 65534 }, expected: read },
-      { op: "attributes", path: "/etc/edited.conf", mode: 0o640, expected: read },
-      { op: "attributes", path: "/etc/link.conf", mode: 0o640, expected: read },
-      { op: "attributes", path: "/etc/none.conf", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/loose.conf", kind: "file", mode: 0o640, owner: { uid: 65534, gid: 65534 }, expected: read },
+      { op: "attributes", path: "/etc/edited.conf", kind: "file", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/link.conf", kind: "file", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/none.conf", kind: "file", mode: 0o640, expected: read },
+      { op: "attributes", path: "/etc/sv", kind: "directory", mode: 0o755 },
+      { op: "attributes", path: "/etc/loose.conf", kind: "directory", mode: 0o755 },
     ];
     const results = await files.perform(operations);
     expect(results.map((r) => r && `${r.code} ${r.message}`)).toEqual([
@@ -114,7 +118,10 @@ describe.each([
       "TEND_UNMANAGED_FILE did not overwrite /etc/edited.conf on test: it changed after this apply read it",
       "TEND_UNSAFE_PATH cannot change the mode of /etc/link.conf on test: it is now a symlink, not the file tend wrote",
       "TEND_UNMANAGED_FILE did not overwrite /etc/none.conf on test: it changed after this apply read it",
+      null,
+      "TEND_UNSAFE_PATH cannot change the mode of /etc/loose.conf on test: it is now a file, not the folder tend made",
     ]);
+    expect(lstatSync(at("sv")).mode & 0o7777).toBe(0o755);
     const loose = lstatSync(at("loose.conf"));
     expect([loose.mode & 0o7777, loose.mtimeMs, readFileSync(at("loose.conf"), "utf8")]).toEqual([0o640, 1_000_000_000, read]);
     if (asRoot) expect([loose.uid, loose.gid]).toEqual([65534, 65534]);
@@ -246,6 +253,7 @@ describe("batched reads", () => {
   it("read many files, links and times in one script, exact bytes (NUL, no final newline, empty, a link's newline)", async () => {
     const { root, channel, files } = setup();
     mkdirSync(join(root, "etc/many"), { recursive: true });
+    chmodSync(join(root, "etc/many"), 0o750);
     const contents = ["a\n", "", "no newline", "nul\0inside\n", "ünïcode ✓\n", "\n\n\n", "x".repeat(70_000)];
     // Each its own mode (and as root its own owner): each file's attributes are its own.
     const modes = [0o600, 0o644, 0o640, 0o4755, 0o400, 0o664, 0o1777];
@@ -260,22 +268,23 @@ describe("batched reads", () => {
     symlinkSync("two\nlines", join(root, "etc/many/l2"));
     utimesSync(join(root, "etc/many/f0"), 1_000_000, 1_000_000);
     utimesSync(join(root, "etc/many/f1"), 2_000_000, 2_000_000);
-    const paths = [...contents.map((_, i) => `/etc/many/f${i}`), "/etc/many/l0", "/etc/many/l1", "/etc/many", "/etc/many/none"];
+    const paths = [...contents.map((_, i) => `/etc/many/f${i}`), "/etc/many/l0", "/etc/many/l1", "/etc/many", "/etc/many/none", "/etc"];
     const [found, m0, m1, l2] = await Promise.all([files.inspectAll(paths), files.modifiedAt("/etc/many/f0"), files.modifiedAt("/etc/many/f1"), files.readLink("/etc/many/l2")]);
     expect(found).toEqual([
       ...contents.map((content, i) => ({ kind: "file", content, attributes: attributes(modes[i]!, 1000 + i, 2000 + i) })),
       { kind: "symlink", target: "/etc/many/f0" },
       { kind: "symlink", target: "relative target" },
-      { kind: "directory" },
+      { kind: "directory", attributes: attributes(0o750, 0, 0) },
       { kind: "absent" },
+      { kind: "directory", attributes: attributes(0o755, 0, 0) },
     ]);
     expect([m0, m1, l2]).toEqual([1_000_000_000, 2_000_000_000, "two\nlines"]);
     // One script; the link whose target holds a newline took a second (links one by one from then on).
     expect(channel.scripts).toHaveLength(2);
-    expect(channel.scripts[0]).toMatch(/^hf_begin '[^']+' flm\n/);
+    expect(channel.scripts[0]).toMatch(/^hf_begin '[^']+' flmd\n/);
     expect(channel.scripts[1]).toMatch(/^hf_begin '[^']+'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_inspect \d+ '\/etc\/many\/l\d'\ni_end$/);
     expect(await files.readLink("/etc/many/l1")).toBe("relative target");
-    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' fm\n/);
+    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' fmd\n/);
   });
 
   it("a batch that does not add up (a file changed between od and cksum) is read again one by one", async () => {
@@ -295,6 +304,6 @@ describe("batched reads", () => {
     // Files are read one by one on this host from then on: one script.
     expect(await files.inspectAll(["/etc/a", "/etc/b"])).toHaveLength(2);
     expect(channel.scripts).toHaveLength(3);
-    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' lm\n/);
+    expect(channel.scripts[2]).toMatch(/^hf_begin '[^']+' lmd\n/);
   });
 });

@@ -66,6 +66,7 @@ const UNSAFE: Record<string, string> = {
   "target-file-folder": "a file is where the folder goes",
   "target-dir-or-device": "a folder or device is where the link goes",
   "now-link": "it is now a symlink, not the file tend wrote",
+  "now-file": "it is now a file, not the folder tend made",
   "now-dir": "it is now a folder",
   "now-other": "it is now a device or socket",
   "now-not-folder": "it is no longer a folder",
@@ -134,7 +135,7 @@ export class RemoteHostFiles implements HostFileAccess {
   }
 
   /** What reads this host may batch: a kind whose batch did not add up once is read one by one from then on. */
-  private readonly batching = new Set<BatchKind>(["f", "l", "m"]);
+  private readonly batching = new Set<BatchKind>(["f", "l", "m", "d"]);
 
   private async run(body: string, batching = ""): Promise<string> {
     const result = await this.channel.script(`hf_begin ${q(this.targetRoot)}${batching ? ` ${batching}` : ""}\n${body}`, undefined, HOST_FILES);
@@ -205,8 +206,10 @@ export class RemoteHostFiles implements HostFileAccess {
         }
         case "symlink":
           return { kind: "symlink", target: r.bytes ? text(r) : text(r).replace(/\n$/, "") };
-        case "directory":
-          return { kind: "directory" };
+        case "directory": {
+          const attributes = fileAttributes(r);
+          return attributes ? { kind: "directory", attributes } : { kind: "directory" };
+        }
         case "other":
           return { kind: "other" };
         default:
@@ -298,7 +301,7 @@ export class RemoteHostFiles implements HostFileAccess {
       case "append":
         return `${head("append", "-")} ${q(name)} ${operation.mode.toString(8)} ${q(contentText(operation.content))}`;
       case "attributes":
-        return `${head("attrs", id(operation.owner?.uid))} ${q(name)} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)}`;
+        return `${head("attrs", id(operation.owner?.uid))} ${q(name)} ${operation.kind === "directory" ? "dir" : "file"} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)}`;
     }
   }
 
