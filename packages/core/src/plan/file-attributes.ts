@@ -31,7 +31,7 @@ export function attributesDiffer(found: FileAttributes, wanted: FileAttributes):
   return found.mode !== wanted.mode || (wanted.uid !== undefined && wanted.uid !== found.uid) || (wanted.gid !== undefined && wanted.gid !== found.gid);
 }
 
-/** `/etc/app.conf has mode 0666, not 0600; its owner is uid 0, not 1000`: each difference. */
+/** `/etc/app.conf has mode 0666, not 0600 and is owned by uid 0, not 1000`: each difference. */
 export function describeMismatch(path: string, { found, wanted }: AttributeMismatch): string {
   const parts: string[] = [];
   if (found.mode !== wanted.mode) parts.push(`has mode ${octal(found.mode)}, not ${octal(wanted.mode)}`);
