@@ -40,6 +40,13 @@ export async function livePids(host: TestHost, name: string): Promise<string[]> 
   return (await host.sh(`${script}; true`)).stdout.split("\n").filter(Boolean);
 }
 
+/** NAME runs exactly one process now, and not `old`: it was restarted. */
+export async function expectRestarted(host: TestHost, name: string, old: string | undefined): Promise<void> {
+  const now = await livePids(host, name);
+  expect(now).toHaveLength(1);
+  expect(now[0]).not.toBe(old);
+}
+
 /** The `hup <pid>` lines under NAME: which process received each HUP. */
 export async function hupsReceived(host: TestHost, name: string): Promise<string[]> {
   return (await demoLog(host, name))

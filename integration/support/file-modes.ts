@@ -1,7 +1,7 @@
 import type { TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
-import { applySpec, planSpec } from "./apply-spec.js";
-import { livePids } from "./exec-forms.js";
+import { applySpec, expectCleanThenRemove, planSpec } from "./apply-spec.js";
+import { expectRestarted, livePids } from "./exec-forms.js";
 import { doc } from "./spec-documents.js";
 
 const CONF = doc("type: File\nname: modes-conf\npath: /etc/modes/modes.conf\ncontent: |\n  level = 3\nmode: \"0640\"");
@@ -41,10 +41,6 @@ export async function proveModeDrift(host: TestHost, specPath: string, base: str
   expect(plan).toContain("  ~ service:modes  restart\n      reason  file:modes-conf changed, restartOn matched\n");
   await host.expectTend(["apply", "-f", specPath]);
   expect(await mode("/etc/modes/modes.conf")).toBe("640");
-  const now = await livePids(host, "modes");
-  expect(now).toHaveLength(1);
-  expect(now[0]).not.toBe(pid);
-  await planSpec(host, specPath, 0);
-  await applySpec(host, specPath, base);
-  expect(await livePids(host, "modes")).toEqual([]);
+  await expectRestarted(host, "modes", pid);
+  await expectCleanThenRemove(host, specPath, base, "modes");
 }

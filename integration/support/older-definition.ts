@@ -1,7 +1,7 @@
 import type { TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
-import { applySpec, planSpec } from "./apply-spec.js";
-import { livePids } from "./exec-forms.js";
+import { applySpec, expectCleanThenRemove, planSpec } from "./apply-spec.js";
+import { expectRestarted, livePids } from "./exec-forms.js";
 import { doc } from "./spec-documents.js";
 
 const SERVICE = doc("type: Service\nname: olddef\nexec: /opt/demo/bin/demo olddef\nrestart: always");
@@ -27,11 +27,7 @@ export async function proveOlderDefinitionRestart(host: TestHost, specPath: stri
   expect(await host.expectTend(["apply", "-f", specPath])).toContain("service:olddef: changed, restarted");
   expect(await host.mustSh(`stat -c %Y ${definition}`)).toBe(mtime);
   expect(await host.readFile(definition)).toBe(bytes);
-  const now = await livePids(host, "olddef");
-  expect(now).toHaveLength(1);
-  expect(now[0]).not.toBe(pid);
+  await expectRestarted(host, "olddef", pid);
   await checkInit?.();
-  await planSpec(host, specPath, 0);
-  await applySpec(host, specPath, base);
-  expect(await livePids(host, "olddef")).toEqual([]);
+  await expectCleanThenRemove(host, specPath, base, "olddef");
 }

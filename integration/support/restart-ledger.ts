@@ -1,7 +1,7 @@
 import type { TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
-import { applySpec, planSpec } from "./apply-spec.js";
-import { livePids } from "./exec-forms.js";
+import { applySpec, expectCleanThenRemove, planSpec } from "./apply-spec.js";
+import { expectRestarted, livePids } from "./exec-forms.js";
 import { doc } from "./spec-documents.js";
 
 const conf = (content: string) => doc(`type: File\nname: ledger-conf\npath: /etc/ledger.conf\ncontent: "${content}\\n"`);
@@ -28,10 +28,6 @@ export async function proveRestartLedger(host: TestHost, specPath: string, base:
   expect(planned).toContain("  ~ service:ledger  restart\n      reason  file:ledger-conf changed in an earlier apply; restart still pending\n");
   const resumed = await host.expectTend(["apply", "-f", specPath]);
   expect(resumed).toContain("service:ledger: changed, restarted");
-  const now = await livePids(host, "ledger");
-  expect(now).toHaveLength(1);
-  expect(now[0]).not.toBe(pid);
-  await planSpec(host, specPath, 0);
-  await applySpec(host, specPath, base);
-  expect(await livePids(host, "ledger")).toEqual([]);
+  await expectRestarted(host, "ledger", pid);
+  await expectCleanThenRemove(host, specPath, base, "ledger");
 }
