@@ -33,7 +33,7 @@ export async function writeArtifacts(
   const owners: string[] = [];
   const custom = new Map<string, { key: string; write: ArtifactWrite }[]>();
   for (const entry of entries) {
-    const recorded = new Map((state.resources[entry.key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
+    const recorded = recordedArtifacts(state, entry.key);
     try {
       for (const write of entry.writes) {
         if (write.why === "unrecorded") continue;
@@ -84,7 +84,7 @@ export async function writeArtifacts(
 export function roomNeeds(entries: PlanEntry[], state: StateFile, backupDir: string): RoomNeed[] {
   const needs: RoomNeed[] = [];
   for (const entry of entries) {
-    const recorded = new Map((state.resources[entry.key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
+    const recorded = recordedArtifacts(state, entry.key);
     for (const write of entry.writes) {
       const store = write.artifact.store ?? "file";
       if (write.why === "unrecorded" || write.why === "attributes" || !isCoreStore(store)) continue;
@@ -95,6 +95,11 @@ export function roomNeeds(entries: PlanEntry[], state: StateFile, backupDir: str
     }
   }
   return needs;
+}
+
+/** What the state recorded of a resource's artifacts, by artifactId. */
+function recordedArtifacts(state: StateFile, key: string): Map<string, RecordedArtifact> {
+  return new Map((state.resources[key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
 }
 
 /** Content tend did not write and is about to replace or delete is kept first, as Puppet's filebucket does. */
