@@ -6,7 +6,6 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { imageRoot } from "./__fixtures__/image-root.js";
 
-
 const run = promisify(execFile);
 const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
 const isRoot = process.getuid?.() === 0;

@@ -7,7 +7,6 @@ import Ajv from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { imageRoot } from "./__fixtures__/image-root.js";
 
-
 const run = promisify(execFile);
 const CLI = new URL("../dist/bin.js", import.meta.url).pathname;
 const SCHEMA = new URL("../../../docs/json-schema.json", import.meta.url);

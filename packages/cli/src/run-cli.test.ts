@@ -6,7 +6,6 @@ import { runCli } from "./run-cli.js";
 import { COMMANDS } from "./command-line/parse-command-line.js";
 import { imageRoot, withCron } from "./__fixtures__/image-root.js";
 
-
 async function cli(argv: string[], cwd?: string) {
   let out = "";
   let err = "";

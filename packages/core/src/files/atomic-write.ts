@@ -15,7 +15,6 @@ export interface Ownership {
 
 const isRoot = runsAsRoot;
 
-
 /** The parent of a host path, resolved beneath the batch's root and made to exist; with the real target. */
 export function prepareTarget(batch: WriteBatch, hostPath: string): { dir: string; target: string } {
   const dir = batch.folder(dirname(hostPath));

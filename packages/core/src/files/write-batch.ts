@@ -226,7 +226,6 @@ export function ensureRealDir(root: string, dir: string, mode = 0o755, batch?: W
   }
 }
 
-
 /** Makes one folder with exactly `mode`; one made meanwhile must be a folder too. */
 function makeFolder(path: string, mode: number): void {
   try {

@@ -49,7 +49,6 @@ const desired = z
   .strict()
   .describe("Both are required: whether it runs now, and whether it starts at boot");
 
-
 export const ServiceSchema = z
   .object({
     type: z.literal("service"),

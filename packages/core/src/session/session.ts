@@ -50,7 +50,6 @@ export interface SessionOptions extends HostOptions {
   cache?: ContentCache;
 }
 
-
 /**
  * Everything one command works with: the host (reached through a HostAccess: this machine, or
  * one over a connection), the spec, the providers, files and state.
