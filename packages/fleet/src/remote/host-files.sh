@@ -504,9 +504,10 @@ op() {
 # Reads. A regular file, a link, a folder's modes or a modification time is read at i_end, with
 # those of the rest of the script, when BATCH allows it: one od, one cksum and one stat for all
 # the files (tend splits the bytes by the sizes cksum gives and checks each part's CRC), one
-# readlink for all the links, one stat for all the folders, one for all the times. tend checks each batch and reads again one by one what does not add up
-# (a file changed meanwhile, a tool that takes one path only). Nothing under /proc or /sys is
-# batched: its content changes between two reads.
+# readlink for all the links, one stat for all the folders, one for all the times. tend checks
+# each batch and reads again one by one what does not add up (a file changed meanwhile, a tool
+# that takes one path only). Nothing under /proc or /sys is batched: its content changes between
+# two reads.
 
 # batch KIND IDX PATH: whether PATH waits for i_end (a path with a newline never does).
 batch() {
@@ -520,16 +521,16 @@ batch() {
   esac
 }
 
+# modes PATH...: each file's or folder's permission bits (octal), and as root its owner's uid and gid: what
+# tend compares with what it wants (it can set an owner only as root).
+modes() {
+  if [ "$ME" = 0 ]; then stat -c '%a %u %g' -- "$@"; else stat -c '%a' -- "$@"; fi
+}
+
 # r_file IDX PATH, r_link IDX PATH, r_time IDX PATH, r_dir IDX PATH: one read on its own.
 r_file() {
   printf '@%s\tfile\t%s\n' "$1" "$(modes "$2" 2>/dev/null)"
   od -An -v -tx1 < "$2" || printf '@%s\terror\tunreadable\n' "$1"
-}
-
-# modes PATH...: each file's permission bits (octal), and as root its owner's uid and gid: what
-# tend compares with what it wants (it can set an owner only as root).
-modes() {
-  if [ "$ME" = 0 ]; then stat -c '%a %u %g' -- "$@"; else stat -c '%a' -- "$@"; fi
 }
 r_link() {
   printf '@%s\tsymlink\n' "$1"
