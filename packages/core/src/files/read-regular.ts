@@ -41,7 +41,7 @@ let scratch: Buffer | undefined;
  * the end; a file that grew meanwhile is read on to its end. A file that says it is empty may be
  * made as it is read (/proc, /sys: a process's `maps` is a few kB): it is read to its end.
  */
-function readOpen(fd: number, size: number): string {
+export function readOpen(fd: number, size: number): string {
   scratch ??= Buffer.allocUnsafeSlow(SCRATCH_START);
   let buffer = size < scratch.length ? scratch : Buffer.allocUnsafe(size + 1);
   let length = 0;

@@ -3,10 +3,8 @@ import { errors } from "../errors/catalogue.js";
 import { runsAsRoot } from "./acting-user.js";
 import { prepareTarget, type Ownership } from "./atomic-write.js";
 import { lstatOrNull } from "./missing-as-null.js";
-import { holdsExpected } from "./target-unchanged.js";
+import { readOpen } from "./read-regular.js";
 import type { WriteBatch } from "./write-batch.js";
-
-const ACTION = { action: "change the mode of" };
 
 /**
  * Gives a file or folder tend made its mode (and, as root, its owner) in place: its bytes and
@@ -19,13 +17,14 @@ export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" 
   const { target } = prepareTarget(batch, hostPath);
   const info = lstatOrNull(target);
   if (info === null) throw errors.changedMeanwhile(hostPath, "overwrite");
-  if (!isKind(info, kind)) throw errors.unsafePath(hostPath, `it is now ${what(info)}, not the ${kind === "file" ? "file" : "folder"} tend made`, ACTION);
-  if (kind === "file" && expected !== undefined && !holdsExpected(target, expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
+  mustBe(info, kind, hostPath);
   const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (kind === "directory" ? constants.O_DIRECTORY : 0);
   const fd = openSync(target, flags);
   try {
+    // What is checked is what is changed: the bytes are read through the descriptor fchmod takes.
     const opened = fstatSync(fd);
-    if (!isKind(opened, kind)) throw errors.unsafePath(hostPath, `it is now ${what(opened)}, not the ${kind === "file" ? "file" : "folder"} tend made`, ACTION);
+    mustBe(opened, kind, hostPath);
+    if (kind === "file" && expected !== undefined && (expected === null || readOpen(fd, opened.size) !== expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
     fsyncSync(fd);
@@ -34,8 +33,10 @@ export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" 
   }
 }
 
-function isKind(info: Stats, kind: "file" | "directory"): boolean {
-  return kind === "file" ? info.isFile() : info.isDirectory();
+/** Refuses anything at `hostPath` but the kind of thing tend made there. */
+function mustBe(info: Stats, kind: "file" | "directory", hostPath: string): void {
+  if (kind === "file" ? info.isFile() : info.isDirectory()) return;
+  throw errors.unsafePath(hostPath, `it is now ${what(info)}, not the ${kind === "file" ? "file" : "folder"} tend made`, { action: "change the mode of" });
 }
 
 function what(info: Stats): string {
