@@ -229,12 +229,12 @@ export class Session {
     const found = core.length > 0 ? await this.parts.files.inspectAll(core.map((a) => a.path)) : [];
     core.forEach(({ store, path }, index) => {
       const id = artifactId({ store, path });
-      const reading = readCoreArtifact(store, found[index]!, masking.has(path));
+      const there = found[index]!;
+      const reading = readCoreArtifact(store, there, masking.has(path));
       current.set(id, reading.content);
       if (reading.obstacle) obstacles.set(id, reading.obstacle);
-      const file = found[index]!;
       // A file where a file goes, a folder where a folder goes: anything else is the content's matter.
-      if ((store === "file" || store === "directory") && file.kind === store && file.attributes) attributes.set(id, file.attributes);
+      if ((store === "file" || store === "directory") && there.kind === store && there.attributes) attributes.set(id, there.attributes);
     });
     for (const [store, paths] of byStore) {
       if (isCoreStore(store)) continue;

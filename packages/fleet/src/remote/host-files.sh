@@ -521,8 +521,8 @@ batch() {
   esac
 }
 
-# modes PATH...: each file's or folder's permission bits (octal), and as root its owner's uid and gid: what
-# tend compares with what it wants (it can set an owner only as root).
+# modes PATH...: each file's or folder's permission bits (octal), and as root its owner's uid and
+# gid: what tend compares with what it wants (it can set an owner only as root).
 modes() {
   if [ "$ME" = 0 ]; then stat -c '%a %u %g' -- "$@"; else stat -c '%a' -- "$@"; fi
 }
