@@ -165,7 +165,7 @@ export const errors = {
       resource: ref,
       ...o,
     }),
-  changedMeanwhile: (path: string, action: "overwrite" | "delete", o?: TendErrorOptions) =>
+  changedMeanwhile: (path: string, action: "overwrite" | "delete" | "change the mode of", o?: TendErrorOptions) =>
     new TendError("TEND_UNMANAGED_FILE", `did not ${action} ${path}: it changed after this apply read it`, {
       hint: "Run apply again: its plan shows what changed (anything it then replaces is kept under backups/)",
       ...o,

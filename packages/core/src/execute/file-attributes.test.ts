@@ -92,7 +92,7 @@ describe("a file's mode and owner, compared like its content", () => {
     const { plan, state, assigned } = await session.buildPlan();
     await writeFile(conf, "port = 1\n");
     const report = await applyPlan(session, plan, state, assigned);
-    expect(report.failures.map((f) => `${f.code} ${f.message}`)).toEqual(["TEND_UNMANAGED_FILE did not overwrite /etc/web/web.conf: it changed after this apply read it"]);
+    expect(report.failures.map((f) => `${f.code} ${f.message}`)).toEqual(["TEND_UNMANAGED_FILE did not change the mode of /etc/web/web.conf: it changed after this apply read it"]);
     expect(await modeOf(conf)).toBe(0o666);
   });
 

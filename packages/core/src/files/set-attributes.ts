@@ -16,7 +16,7 @@ import type { WriteBatch } from "./write-batch.js";
 export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" | "directory", mode: number, owner: Ownership = {}, expected?: string | null): void {
   const { target } = prepareTarget(batch, hostPath);
   const info = lstatOrNull(target);
-  if (info === null) throw errors.changedMeanwhile(hostPath, "overwrite");
+  if (info === null) throw errors.changedMeanwhile(hostPath, "change the mode of");
   mustBe(info, kind, hostPath);
   const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (kind === "directory" ? constants.O_DIRECTORY : 0);
   const fd = openSync(target, flags);
@@ -24,7 +24,7 @@ export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" 
     // What is checked is what is changed: the bytes are read through the descriptor fchmod takes.
     const opened = fstatSync(fd);
     mustBe(opened, kind, hostPath);
-    if (kind === "file" && expected !== undefined && (expected === null || readOpen(fd, opened.size) !== expected)) throw errors.changedMeanwhile(hostPath, "overwrite");
+    if (kind === "file" && expected !== undefined && (expected === null || readOpen(fd, opened.size) !== expected)) throw errors.changedMeanwhile(hostPath, "change the mode of");
     fchmodSync(fd, mode);
     if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
     fsyncSync(fd);

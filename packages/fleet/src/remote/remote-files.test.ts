@@ -111,15 +111,17 @@ describe.each([
       { op: "attributes", path: "/etc/none.conf", kind: "file", mode: 0o640, expected: read },
       { op: "attributes", path: "/etc/sv", kind: "directory", mode: 0o755 },
       { op: "attributes", path: "/etc/loose.conf", kind: "directory", mode: 0o755 },
+      { op: "attributes", path: "/etc/link.conf", kind: "directory", mode: 0o755 },
     ];
     const results = await files.perform(operations);
     expect(results.map((r) => r && `${r.code} ${r.message}`)).toEqual([
       null,
-      "TEND_UNMANAGED_FILE did not overwrite /etc/edited.conf on test: it changed after this apply read it",
+      "TEND_UNMANAGED_FILE did not change the mode of /etc/edited.conf on test: it changed after this apply read it",
       "TEND_UNSAFE_PATH cannot change the mode of /etc/link.conf on test: it is now a symlink, not the file tend wrote",
-      "TEND_UNMANAGED_FILE did not overwrite /etc/none.conf on test: it changed after this apply read it",
+      "TEND_UNMANAGED_FILE did not change the mode of /etc/none.conf on test: it changed after this apply read it",
       null,
       "TEND_UNSAFE_PATH cannot change the mode of /etc/loose.conf on test: it is now a file, not the folder tend made",
+      "TEND_UNSAFE_PATH cannot change the mode of /etc/link.conf on test: it is now a symlink, not the folder tend made",
     ]);
     expect(lstatSync(at("sv")).mode & 0o7777).toBe(0o755);
     const loose = lstatSync(at("loose.conf"));

@@ -65,7 +65,6 @@ const UNSAFE: Record<string, string> = {
   "target-link-folder": "a symlink is where the folder goes",
   "target-file-folder": "a file is where the folder goes",
   "target-dir-or-device": "a folder or device is where the link goes",
-  "now-link": "it is now a symlink, not the file tend wrote",
   "now-file": "it is now a file, not the folder tend made",
   "now-dir": "it is now a folder",
   "now-other": "it is now a device or socket",
@@ -91,11 +90,14 @@ const VERBS: Record<FileOperation["op"], string> = { write: "write", symlink: "l
 function failure(operation: FileOperation, kind: string, detail: string, host: string): TendError {
   const what = `cannot ${VERBS[operation.op]} ${operation.path} on ${host}`;
   if (kind === "target-link") return new TendError("TEND_UNSAFE_PATH", `${what}: a symlink is at the target (-> ${detail}); tend never writes through a link it did not make`, { hint: "Remove the link, or point the resource at the real path" });
-  if (kind in UNSAFE) return new TendError("TEND_UNSAFE_PATH", `${what}: ${UNSAFE[kind]}`, { hint: "Check the path on the host; tend refuses to follow it" });
+  if (kind in UNSAFE || kind === "now-link") {
+    const why = kind === "now-link" ? `it is now a symlink, not the ${operation.op === "attributes" && operation.kind === "directory" ? "folder tend made" : "file tend wrote"}` : UNSAFE[kind];
+    return new TendError("TEND_UNSAFE_PATH", `${what}: ${why}`, { hint: "Check the path on the host; tend refuses to follow it" });
+  }
   if (kind === "batch") return new TendError("TEND_DISK_FULL", `${what}: not written, since the rest of its batch could not be (out of space)`, { hint: "Free space on the host and run apply again" });
   if (kind === "as-user") return new TendError("TEND_PERMISSION", `${what}: could not act as uid ${detail} (sudo -n or su)`, { hint: "tend writes in a user's folder as that user: allow root to run sh as them" });
   if (kind === "absent") return new TendError("TEND_IO", `${what}: its folder is missing`);
-  if (kind === "changed") return errors.changedMeanwhile(`${operation.path} on ${host}`, operation.op === "remove" ? "delete" : "overwrite");
+  if (kind === "changed") return errors.changedMeanwhile(`${operation.path} on ${host}`, operation.op === "remove" ? "delete" : operation.op === "attributes" ? "change the mode of" : "overwrite");
   if (/No space|quota/i.test(detail)) return new TendError("TEND_DISK_FULL", `${what}: ${detail}`, { hint: "Free space on the host and run apply again" });
   if (/Read-only/i.test(detail)) return new TendError("TEND_READ_ONLY", `${what}: ${detail}`, { hint: "The file system is read-only on the host" });
   if (/Permission denied|Operation not permitted/i.test(detail)) return new TendError("TEND_PERMISSION", `${what}: ${detail}`, { hint: "tend needs root on the host (a root login, or sudo -n)" });
