@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import { contentText, errors, firstShortfall, TendError, type FileOperation, type FolderRoom, type HostFileAccess, type Ownership, type PathContent, type RoomNeed, type Shortfall } from "@tend/core";
+import { contentText, errors, firstShortfall, TendError, type FileAttributes, type FileOperation, type FolderRoom, type HostFileAccess, type Ownership, type PathContent, type RoomNeed, type Shortfall } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel, type ShellLibrary } from "../ssh/ssh-connection.js";
 import { AGAIN, fileAttributes, hexBytes, parseReads, posixCksum, type BatchKind, type ReadRecord } from "./read-records.js";
 
@@ -104,6 +104,12 @@ function failure(operation: FileOperation, kind: string, detail: string, host: s
   return new TendError("TEND_IO", `${what}: ${detail || kind}`);
 }
 
+/** A file's or folder's mode and owner as read with it, when its modes line added up. */
+function attributesOf(record: ReadRecord): { attributes?: FileAttributes } {
+  const attributes = fileAttributes(record);
+  return attributes ? { attributes } : {};
+}
+
 /** A record's bytes (a file's content, a link's target) as text. */
 function text(record: ReadRecord): string {
   return (record.bytes ?? hexBytes(record.data)).toString("utf8");
@@ -202,16 +208,12 @@ export class RemoteHostFiles implements HostFileAccess {
       switch (r.kind) {
         case "absent":
           return { kind: "absent" };
-        case "file": {
-          const attributes = fileAttributes(r);
-          return attributes ? { kind: "file", content: text(r), attributes } : { kind: "file", content: text(r) };
-        }
+        case "file":
+          return { kind: "file", content: text(r), ...attributesOf(r) };
         case "symlink":
           return { kind: "symlink", target: r.bytes ? text(r) : text(r).replace(/\n$/, "") };
-        case "directory": {
-          const attributes = fileAttributes(r);
-          return attributes ? { kind: "directory", attributes } : { kind: "directory" };
-        }
+        case "directory":
+          return { kind: "directory", ...attributesOf(r) };
         case "other":
           return { kind: "other" };
         default:
