@@ -157,4 +157,34 @@ describe("the host's faults, met as clear errors", () => {
     expect((await tend(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
     expect((await readdir(join(root, "var/lib/tend"))).sort()).toEqual(["lock", "state.json"]);
   }, 60_000);
+
+  it("output that cannot be written (stdout on /dev/full): every command still does its work, then says so with TEND_DISK_FULL and exits 1", async () => {
+    const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web/bin/run\n`);
+    const root = await imageRoot(dir, "root");
+    const full = (args: string[]) => exec(["sh", "-c", `"$@" >/dev/full`, "sh", process.execPath, CLI, ...args], dir);
+    for (const args of [["validate"], ["plan"], ["plan", "--json"], ["plan", "--detailed-exitcode"], ["apply", "--json-stream"]]) {
+      const result = await full(args[0] === "validate" ? args : [...args, "--init", "runit", "--root", root]);
+      expect(result.code, `tend ${args.join(" ")}: ${result.stderr}`).toBe(1);
+      expectCleanError(result.stderr, "TEND_DISK_FULL");
+      expect(result.stderr).toContain("could not write to standard output (ENOSPC: no space left on device); tend finished the command");
+    }
+    // The apply went on, its log lost: the host is converged.
+    expect((await tend(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
+  });
+
+  it.runIf(isRoot)("an apply whose log fills its disk half-way carries on to the end, then says the rest of its output is lost", async () => {
+    const docs = Array.from({ length: 300 }, (_, i) => FILE(`f${i}`, `/etc/many/f${i}.conf`, `n = ${i}\n`));
+    const dir = await specDir(docs.join("---\n"));
+    const root = await imageRoot(dir, "root");
+    const logs = join(dir, "logs");
+    await mkdir(logs);
+    // A 4 KiB tmpfs holds the start of the log, not its ~17 KB.
+    const script = `mount -t tmpfs -o size=4k tmpfs ${logs} && ${process.execPath} ${CLI} apply --init runit --root ${root} > ${logs}/apply.log; code=$?; echo "logged: $(wc -c < ${logs}/apply.log)"; exit $code`;
+    const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+    expect(result.code, result.stderr).toBe(1);
+    expectCleanError(result.stderr, "TEND_DISK_FULL");
+    expect(Number(/logged: (\d+)/.exec(result.stdout)?.[1])).toBe(4096);
+    expect((await readdir(join(root, "etc/many"))).length).toBe(300);
+    expect((await tend(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
+  }, 60_000);
 });
