@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -157,6 +157,26 @@ describe("the host's faults, met as clear errors", () => {
     expect((await tend(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
     expect((await readdir(join(root, "var/lib/tend"))).sort()).toEqual(["lock", "state.json"]);
   }, 60_000);
+
+  it("a folder, link or FIFO where the state file goes: refused as damaged before anything is written, never read as no state", async () => {
+    const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web/bin/run\n`);
+    for (const [what, make] of [
+      ["a folder", (path: string) => mkdir(path)],
+      ["a symlink (-> /var/lib/tend/old.json)", (path: string) => symlink("/var/lib/tend/old.json", path)],
+      ["a device, FIFO or socket", (path: string) => exec(["mkfifo", path], dir)],
+    ] as const) {
+      const root = await imageRoot(dir, `root-${what.split(" ")[1]}`);
+      await mkdir(join(root, "var/lib/tend"), { recursive: true });
+      await make(join(root, "var/lib/tend/state.json"));
+      for (const command of ["plan", "apply"]) {
+        const result = await tend([command, "--init", "runit", "--root", root], dir);
+        expect(result.code, result.stderr).toBe(1);
+        expectCleanError(result.stderr, "TEND_STATE_DAMAGED");
+        expect(result.stderr).toContain(`state.json is damaged: it is ${what}, not a file`);
+      }
+      expect(await readdir(root)).toEqual(["var"]);
+    }
+  });
 
   it("output that cannot be written (stdout on /dev/full): every command still does its work, then says so with TEND_DISK_FULL and exits 1", async () => {
     const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web/bin/run\n`);

@@ -57,8 +57,9 @@ describe("the engine reaches a host only through its HostAccess", () => {
     expect(report.failures).toEqual([]);
     expect(await readFile(join(root, "etc/app/conf3"), "utf8")).toBe("n = 3\n");
     expect(calls[0]).toBe("lock /var/lib/tend/lock");
-    // Six artifacts (five files and the service's config), read for drift in one batch.
-    expect(calls.filter((c) => c.startsWith("inspectAll"))).toEqual(["inspectAll 6"]);
+    // The state and its journal in one batch, then six artifacts (five files and the service's
+    // config), read for drift in one batch.
+    expect(calls.filter((c) => c.startsWith("inspectAll"))).toEqual(["inspectAll 2", "inspectAll 6"]);
     // Every write of the apply went through perform: the six files in one batch.
     expect(calls).toContain("perform write,write,write,write,write,write");
   });

@@ -1,11 +1,14 @@
-import { appendFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TendError } from "../errors/tend-error.js";
 import { LocalHostFiles } from "../files/host-files.js";
 import { StateStore } from "./state-store.js";
 
+const execFileAsync = promisify(execFile);
 const WEB = { type: "service", name: "web", exec: "/opt/web" } as const;
 
 async function store(stateJson?: unknown, journal?: string) {
@@ -109,6 +112,18 @@ describe("StateStore", () => {
     const state = await s.load();
     expect(state.version).toBe(2);
     expect(state.resources["service:web"]?.artifacts).toEqual([{ store: "file", path: "/x", hash: "sha256:a" }]);
+  });
+
+  it.each([
+    ["state.json", "a folder", (path: string) => mkdir(path)],
+    ["state.json", "a symlink (-> /etc/passwd)", (path: string) => symlink("/etc/passwd", path)],
+    ["state.journal", "a device, FIFO or socket", (path: string) => execFileAsync("mkfifo", [path])],
+  ] as const)("refuses a %s that is %s, not a file, as damaged: never read as no state", async (name, what, make) => {
+    const { root, store: s } = await store(name === "state.journal" ? { version: 2, serial: 0, resources: {} } : undefined);
+    await make(join(root, "var/lib/tend", name));
+    const error = await s.load().catch((e: unknown) => e);
+    expect((error as TendError).code).toBe("TEND_STATE_DAMAGED");
+    expect((error as TendError).message).toBe(`the state file ${join(root, "var/lib/tend", name)} is damaged: it is ${what}, not a file`);
   });
 
   it("refuses a journal whose middle is damaged", async () => {

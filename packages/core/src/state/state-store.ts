@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Scope } from "../contract/host.js";
 import { moreErrors } from "../errors/catalogue.js";
+import type { PathContent } from "../files/host-files.js";
 import type { HostFileAccess } from "../host/host-access.js";
 import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
 import { stateJsonPieces } from "./state-json-pieces.js";
@@ -62,7 +63,9 @@ export class StateStore {
     const where = this.files.real(this.path);
     // Both at once (one round trip on a remote host). A journal is replayed only onto the serial it
     // names, so one read before a concurrent save and the other after it cannot mix two states.
-    const [text, journal] = await Promise.all([this.files.readFile(this.path), this.files.readFile(this.journalPath)]);
+    const [found, journalFound] = await this.files.inspectAll([this.path, this.journalPath]);
+    const text = fileText(found!, where);
+    const journal = fileText(journalFound!, this.files.real(this.journalPath));
     let state = emptyState();
     this.problems = [];
     if (text !== null) {
@@ -192,4 +195,16 @@ function throwFirst(results: (Error | null)[]): void {
  */
 function recordable(resource: Resource): Resource {
   return resource.type === "file" && !resource.content.startsWith("sha256:") ? { ...resource, content: contentHash(resource.content) } : resource;
+}
+
+/**
+ * The text of the state or its journal, or null when there is none. Anything else at its path (a
+ * folder, a link, a FIFO) is refused before anything is planned: an apply that ran on as if there
+ * were no state would write every file, then fail to record them, leaving them all orphans.
+ */
+function fileText(found: PathContent, where: string): string | null {
+  if (found.kind === "absent") return null;
+  if (found.kind === "file") return found.content;
+  const what = found.kind === "directory" ? "a folder" : found.kind === "symlink" ? `a symlink (-> ${found.target})` : "a device, FIFO or socket";
+  throw moreErrors.stateDamaged(where, `it is ${what}, not a file`);
 }
