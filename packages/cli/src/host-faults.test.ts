@@ -178,6 +178,21 @@ describe("the host's faults, met as clear errors", () => {
     }
   });
 
+  it("a current folder deleted since the shell entered it: TEND_USAGE where the spec is looked for there, and -f with an absolute path still works", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const root = await imageRoot(dir, "root");
+    const fromGone = (args: string[]) => exec(["sh", "-c", `mkdir gone && cd gone && rmdir ../gone && exec "$@"`, "sh", process.execPath, CLI, ...args], dir);
+    for (const args of [["validate"], ["plan", "--init", "runit", "--root", root], ["validate", "-f", "tend.yaml"]]) {
+      const result = await fromGone(args);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, "TEND_USAGE");
+      expect(result.stderr).toContain("the current folder no longer exists (ENOENT)");
+    }
+    const apply = await fromGone(["apply", "--init", "runit", "--root", root, "-f", join(dir, "tend.yaml")]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(await readdir(join(root, "etc"))).toEqual(["motd"]);
+  });
+
   it("output that cannot be written (stdout on /dev/full): every command still does its work, then says so with TEND_DISK_FULL and exits 1", async () => {
     const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\ntend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web/bin/run\n`);
     const root = await imageRoot(dir, "root");
