@@ -8,15 +8,34 @@ const Facts = z.record(z.string(), z.unknown()).describe("Facts the spec sees in
 
 /** Any ssh_config option, by its ssh_config name (`ServerAliveInterval: 15`). */
 const SshOptions = z
-  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, "an ssh_config option name"), z.union([z.string(), z.number(), z.boolean()]))
+  .record(
+    z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, "an ssh_config option name"),
+    z.union([z.string().refine((v) => !/[\x00-\x1f\x7f]/.test(v), "must be one line, without control characters"), z.number(), z.boolean()]),
+  )
   .describe("Any ssh_config option (passed as -o Name=value)");
 
+/**
+ * A word ssh takes as an address, a login or a jump host: never one it would read as an option
+ * (`-oProxyCommand=…` runs a command here), and nothing it would split or refuse.
+ */
+const sshWord = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((v) => !v.startsWith("-"), `must not start with \`-\`: ssh would read the ${what} as an option`)
+    .refine((v) => !/[\s\x00-\x1f\x7f]/.test(v), `must be one word, without spaces or control characters`);
+
 const Connection = {
-  host: z.string().min(1).optional().describe("The address or ssh_config Host alias (default: the host's name)"),
-  user: z.string().min(1).optional().describe("The login; when it is not root, tend runs as root through `sudo -n`"),
+  host: sshWord("address").optional().describe("The address or ssh_config Host alias (default: the host's name)"),
+  user: sshWord("login").optional().describe("The login; when it is not root, tend runs as root through `sudo -n`"),
   port: z.number().int().min(1).max(65535).optional(),
-  identity: z.string().min(1).optional().describe("A private key file (ssh -i)"),
-  jump: z.string().min(1).optional().describe("A jump host (ssh -J)"),
+  identity: z
+    .string()
+    .min(1)
+    .refine((v) => !/[\x00-\x1f\x7f]/.test(v), "must be a path without control characters")
+    .optional()
+    .describe("A private key file (ssh -i)"),
+  jump: sshWord("jump host").optional().describe("A jump host (ssh -J)"),
   ssh: SshOptions.optional(),
 };
 

@@ -57,6 +57,12 @@ describe("the inventory", () => {
     ["hosts: {}\n", /no hosts/],
     ["hosts:\n  - web1\n", /field hosts/],
     ["hosts: [\n", /not valid YAML/],
+    ['hosts:\n  web1:\n    host: "-oProxyCommand=touch /tmp/x"\n', /host web1, field host: must not start with `-`: ssh would read the address as an option/],
+    ['hosts:\n  web1:\n    user: "-oProxyCommand=x"\n', /host web1, field user: must not start with `-`: ssh would read the login as an option/],
+    ['groups:\n  g:\n    jump: "-Jx"\nhosts:\n  web1: { groups: [g] }\n', /group g, field jump: must not start with `-`: ssh would read the jump host as an option/],
+    ['hosts:\n  web1:\n    host: "10.0.0.1 -p 2"\n', /host web1, field host: must be one word, without spaces or control characters/],
+    ['defaults:\n  user: "root\\nx"\nhosts:\n  web1: {}\n', /the inventory, field defaults.user: must be one word/],
+    ['hosts:\n  web1:\n    ssh: { ProxyJump: "a\\nProxyCommand b" }\n', /host web1, field ssh.ProxyJump: must be one line, without control characters/],
   ])("names the host and field of a mistake: %j", (text, message) => {
     expect(() => parseInventory(text)).toThrow(message);
   });
