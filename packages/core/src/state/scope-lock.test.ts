@@ -1,9 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import type { TendError } from "../errors/tend-error.js";
 import { ScopeLock } from "./scope-lock.js";
+
+const execFileAsync = promisify(execFile);
 
 const CORE = new URL("../../dist/index.js", import.meta.url).href;
 
@@ -110,6 +114,18 @@ describe("ScopeLock under contention", () => {
     await symlink(join(dir, "elsewhere"), join(dir, "lock"));
     await expect(new ScopeLock(join(dir, "lock")).acquire()).rejects.toThrow(/lock/);
     expect(await readFile(join(dir, "elsewhere"), "utf8")).toBe("precious");
+  });
+
+  it.each([
+    ["a folder", "folder", (path: string) => mkdir(path)],
+    ["a device, FIFO or socket", "FIFO", (path: string) => execFileAsync("mkfifo", [path])],
+    ...(process.getuid?.() === 0 ? [["a device, FIFO or socket", "device (/dev/null's numbers)", (path: string) => execFileAsync("mknod", [path, "c", "1", "3"])] as const] : []),
+  ] as const)("refuses a lock path that is %s (a %s), never opening it as its lock", async (what, _kind, make) => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    await make(join(dir, "lock"));
+    const error = await new ScopeLock(join(dir, "lock")).acquire().catch((e: unknown) => e as TendError);
+    expect(`${error.code} ${error.message}`).toBe(`TEND_UNSAFE_PATH refusing to open the lock ${join(dir, "lock")}: it is ${what}, not a file`);
+    expect(error.hint).toBe("Move it away: tend makes the lock file itself");
   });
 });
 

@@ -1,8 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync, type Stats } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { errors } from "../errors/catalogue.js";
+import type { TendError } from "../errors/tend-error.js";
 import { ensureRealDir } from "../files/write-batch.js";
 import { fsError } from "../files/fs-error.js";
 import { childProcesses } from "../runner/child-process.js";
@@ -158,13 +159,32 @@ export class ScopeLock {
     this.fd = undefined;
   }
 
+  /**
+   * The lock file, opened for reading and writing (made when missing), never through a link. Only
+   * a regular file is ever opened: a device there (an image root can hold any node) is not opened
+   * at all, and what the open found is checked again, so a FIFO or a device swapped in meanwhile is
+   * never truncated or written.
+   */
   private open(): number {
+    let fd: number;
     try {
       ensureRealDir("/", dirname(this.path), 0o755);
-      return openSync(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+      const found = lstatSync(this.path, { throwIfNoEntry: false });
+      if (found && !found.isFile() && !found.isSymbolicLink()) throw notAFile(this.path, found.isDirectory());
+      fd = openSync(this.path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
     } catch (error) {
       throw fsError(error, "open the lock", this.path);
     }
+    let opened: Stats;
+    try {
+      opened = fstatSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      throw fsError(error, "open the lock", this.path);
+    }
+    if (opened.isFile()) return fd;
+    closeSync(fd);
+    throw notAFile(this.path, opened.isDirectory());
   }
 
   private stillNamed(fd: number): boolean {
@@ -215,5 +235,13 @@ function flockChild(fd: number, waitMs: number, tool?: "flock" | "perl"): Promis
       else if (code === 1) resolve(false);
       else reject(errors.usage(`cannot take the lock: ${file} exited ${code}${stderr ? `: ${stderr.trim()}` : ""}`));
     });
+  });
+}
+
+/** A lock path that holds something tend never opens as its lock. */
+function notAFile(path: string, folder: boolean): TendError {
+  return errors.unsafePath(path, `it is ${folder ? "a folder" : "a device, FIFO or socket"}, not a file`, {
+    action: "open the lock",
+    hint: "Move it away: tend makes the lock file itself",
   });
 }
