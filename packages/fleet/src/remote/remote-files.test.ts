@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { lstatSync, statfsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync, chownSync, chmodSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -211,6 +212,19 @@ describe("the remote lock", () => {
     await new Promise((r) => setTimeout(r, 200));
     await second.acquire();
     second.release();
+  });
+
+  it.each([
+    ["a symlink", "it is a symlink tend did not make", (path: string) => symlinkSync("/etc/passwd", path)],
+    ["a folder", "it is a folder, device, FIFO or socket, not a file", (path: string) => mkdirSync(path)],
+    ["a FIFO (flock would wait on it for ever)", "it is a folder, device, FIFO or socket, not a file", (path: string) => execFileSync("mkfifo", [path])],
+  ] as const)("refuses to open %s where the lock goes", async (_what, why, make) => {
+    const { root } = setup();
+    const path = join(root, "var/lib/tend/lock");
+    mkdirSync(join(root, "var/lib/tend"), { recursive: true });
+    make(path);
+    const error = await new RemoteLock(new LocalChannel(), "test", path).acquire().catch((e: unknown) => e as { code: string; message: string });
+    expect(`${error.code} ${error.message}`).toBe(`TEND_UNSAFE_PATH refusing to open the lock ${path} on test: ${why}`);
   });
 });
 

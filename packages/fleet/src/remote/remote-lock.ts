@@ -25,7 +25,7 @@ export class RemoteLock implements HostLock {
     const wait = timeoutMs > 0 ? `-w ${(timeoutMs / 1000).toFixed(3)}` : "-n";
     const script =
       `umask 022; command -v flock >/dev/null 2>&1 || { echo noflock; exit 3; }; mkdir -p -- "$(dirname -- "$1")" || exit 2; ` +
-      `[ ! -L "$1" ] || { echo link; exit 2; }; ` +
+      `[ ! -L "$1" ] || { echo link; exit 2; }; { [ -f "$1" ] || [ ! -e "$1" ]; } || { echo notfile; exit 2; }; ` +
       `flock ${wait} "$1" sh -c 'printf "%s\\n" "$2" > "$1"; echo locked; cat >/dev/null; : > "$1"' tend-lock "$1" "$2"; ` +
       `s=$?; [ $s = 1 ] && { echo held; cat -- "$1"; }; exit $s`;
     const line = `${this.channel.privilege ?? ""}/bin/sh -c ${q(script)} tend-lock ${q(this.path)} ${q(me)}`;
@@ -60,7 +60,10 @@ export class RemoteLock implements HostLock {
       }
       throw new TendError("TEND_LOCKED", `another tend apply holds the lock ${this.path} on ${this.host} (${who})`, { hint: "Wait for it to finish, or pass --lock-timeout SECONDS to wait", resource: this.host });
     }
-    throw new TendError("TEND_FLEET_CONNECTION", `${this.host}: cannot take the lock ${this.path} (exit ${outcome.code}${outcome.said.startsWith("link") ? ", a symlink is there" : ""})`, { resource: this.host });
+    // flock would open whatever is there: through a link, or a FIFO, where it would wait for ever.
+    const unsafe = outcome.said.startsWith("link") ? "it is a symlink tend did not make" : outcome.said.startsWith("notfile") ? "it is a folder, device, FIFO or socket, not a file" : undefined;
+    if (unsafe) throw new TendError("TEND_UNSAFE_PATH", `refusing to open the lock ${this.path} on ${this.host}: ${unsafe}`, { hint: "Move it away: tend makes the lock file itself", resource: this.host });
+    throw new TendError("TEND_FLEET_CONNECTION", `${this.host}: cannot take the lock ${this.path} (exit ${outcome.code})`, { resource: this.host });
   }
 
   release(): void {
