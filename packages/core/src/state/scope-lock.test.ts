@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -110,7 +110,6 @@ describe("ScopeLock under contention", () => {
   it("refuses a lock path that is a symlink", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
     await writeFile(join(dir, "elsewhere"), "precious");
-    const { symlink } = await import("node:fs/promises");
     await symlink(join(dir, "elsewhere"), join(dir, "lock"));
     await expect(new ScopeLock(join(dir, "lock")).acquire()).rejects.toThrow(/lock/);
     expect(await readFile(join(dir, "elsewhere"), "utf8")).toBe("precious");
@@ -153,4 +152,19 @@ describe.runIf(process.getuid?.() === 0)("ScopeLock for a user scope, as root an
     await second.acquire(5_000);
     second.release();
   });
+
+  it.each([
+    ["a symlink tend did not make, and tend never goes through one", (path: string) => symlink("/etc/passwd", path)],
+    ["a folder, device, FIFO or socket, not a file", (path: string) => execFileAsync("mkfifo", [path])],
+  ] as const)("refuses her lock path when it is %s (a FIFO would hang root's apply for her)", async (why, make) => {
+    const { chown } = await import("node:fs/promises");
+    const home = await mkdtemp(join(tmpdir(), "tend-lock-home-"));
+    await chown(home, 65534, 65534);
+    await mkdir(join(home, "state"));
+    await chown(join(home, "state"), 65534, 65534);
+    const path = join(home, "state/lock");
+    await make(path);
+    const error = await new ScopeLock(path, { asUser: { uid: 65534, gid: 65534 } }).acquire().catch((e: unknown) => e as TendError);
+    expect(`${error.code} ${error.message}`).toBe(`TEND_UNSAFE_PATH refusing to open the lock ${path}: it is ${why}`);
+  }, 10_000);
 });

@@ -106,7 +106,10 @@ export class ScopeLock {
   private async acquireAs(user: { uid: number; gid: number }, timeoutMs: number): Promise<void> {
     const holder = JSON.stringify(this.me());
     const wait = timeoutMs > 0 ? `-w ${(timeoutMs / 1000).toFixed(3)}` : "-n";
-    const script = `umask 077; mkdir -p -- "$(dirname -- "$1")" || exit 2; exec flock ${wait} "$1" sh -c 'printf "%s\\n" "$TEND_HOLDER" > "$0"; echo locked; exec cat >/dev/null' "$1"`;
+    // flock opens whatever is there: a link is followed, and a FIFO waited on for ever.
+    const script =
+      `umask 077; mkdir -p -- "$(dirname -- "$1")" || exit 2; [ ! -L "$1" ] || exit ${AS_USER_LINK}; { [ -f "$1" ] || [ ! -e "$1" ]; } || exit ${AS_USER_NOT_FILE}; ` +
+      `exec flock ${wait} "$1" sh -c 'printf "%s\\n" "$TEND_HOLDER" > "$0"; echo locked; exec cat >/dev/null' "$1"`;
     const child = childProcesses().spawn("/bin/sh", ["-c", script, "tend-lock", this.path], {
       uid: user.uid,
       gid: user.gid,
@@ -126,6 +129,8 @@ export class ScopeLock {
       this.holderChild = child;
       return;
     }
+    if (outcome === AS_USER_LINK) throw errors.unsafePath(this.path, "it is a symlink tend did not make, and tend never goes through one", { action: "open the lock" });
+    if (outcome === AS_USER_NOT_FILE) throw notAFile(this.path, undefined);
     if (outcome !== 1) throw errors.usage(`cannot take the lock ${this.path} as uid ${user.uid}: the lock holder exited ${outcome}; is flock (util-linux) installed?`);
     const shown = childProcesses().spawnSync("/bin/cat", [this.path], { uid: user.uid, gid: user.gid, encoding: "utf8" }).stdout;
     let who = "holder unknown";
@@ -238,9 +243,14 @@ function flockChild(fd: number, waitMs: number, tool?: "flock" | "perl"): Promis
   });
 }
 
-/** A lock path that holds something tend never opens as its lock. */
-function notAFile(path: string, folder: boolean): TendError {
-  return errors.unsafePath(path, `it is ${folder ? "a folder" : "a device, FIFO or socket"}, not a file`, {
+/** How the child taking a user's lock as her says a link, or something not a file, is at its path. */
+const AS_USER_LINK = 4;
+const AS_USER_NOT_FILE = 5;
+
+/** A lock path that holds something tend never opens as its lock (`folder`: a folder, true, or a device, FIFO or socket, false; undefined: either). */
+function notAFile(path: string, folder: boolean | undefined): TendError {
+  const what = folder === undefined ? "a folder, device, FIFO or socket" : folder ? "a folder" : "a device, FIFO or socket";
+  return errors.unsafePath(path, `it is ${what}, not a file`, {
     action: "open the lock",
     hint: "Move it away: tend makes the lock file itself",
   });
