@@ -6,11 +6,11 @@ import type { Jiti } from "jiti";
 import type { ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
-import { TendError } from "../errors/tend-error.js";
 import type { ResourceList, TendConfig } from "../model/builders.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
-import { lineIn, siteOf } from "./spec-site.js";
+import { siteOf } from "./spec-site.js";
+import { specThrew } from "./spec-threw.js";
 import { compileTranspiledSpec, keepTranspiledSpec, readTranspiledSpec } from "./transpiled-spec.js";
 
 /**
@@ -106,15 +106,13 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
     }
   } catch (error) {
     if (wanted) return retry;
-    if (TendError.isInstance(error)) throw error.at({ file });
-    const line = lineIn(error, file);
-    throw errors.spec(`${file} could not be loaded: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
+    throw specThrew(error, file, "could not be loaded");
   }
   try {
     if (isThenable(exported)) exported = await withDeadline(Promise.resolve(exported), file);
   } catch (error) {
     if (wanted) return retry;
-    throw error;
+    throw specThrew(error, file, "could not be loaded");
   }
   if (wanted) return retry;
   return { config: toConfig(exported, file), wantedSchemas: () => wanted };
@@ -125,9 +123,7 @@ async function buildList(config: TendConfig, host: HostFacts, file: string): Pro
   try {
     return await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
   } catch (error) {
-    if (TendError.isInstance(error)) throw error.at({ file });
-    const line = lineIn(error, file);
-    throw errors.spec(`${file} failed while building the resource list: ${describeThrown(error)}`, { file, ...(line ? { line } : {}), cause: error });
+    throw specThrew(error, file, "failed while building the resource list");
   }
 }
 
@@ -153,17 +149,6 @@ function flatten(list: ResourceList): unknown[] {
     else out.push(item);
   }
   return out;
-}
-
-/** What a spec threw, in one line: an Error's message, or the thrown value itself (`throw "boom"`). */
-function describeThrown(error: unknown): string {
-  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
-  if (typeof error === "string") return error;
-  try {
-    return `it threw ${JSON.stringify(error) ?? String(error)}`;
-  } catch {
-    return `it threw ${String(error)}`;
-  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -13,6 +13,9 @@ import type { HostFacts } from "../contract/host.js";
 
 const HOST: HostFacts = { name: "h", init: "runit", os: "linux", arch: "x64", user: "root", home: "/root" };
 
+/** A cache of its own, in a new folder. */
+const cache = async () => ContentCache.open({ TEND_CACHE_DIR: join(await mkdtemp(join(tmpdir(), "tend-spec-cache-")), "cache") })!;
+
 async function specFile(name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "tend-spec-"));
   await writeFile(join(dir, name), text);
@@ -157,6 +160,26 @@ describe("loading specs that misbehave", () => {
     await expect(loadSpec(object, HOST)).rejects.toThrow('it threw {"reason":42}');
   });
 
+  it.each([
+    ["a getter that throws", `export default [{ type: "service", name: "web", get exec() { throw new Error("boom getter"); } }];\n`, "failed while tend read the resources it built: boom getter", 1],
+    ["a getter that throws a number", `export default [{ type: "service", name: "web", exec: "/x", env: Object.create(null, { A: { get() { throw 5; }, enumerable: true } }) }];\n`, "failed while tend read the resources it built: it threw 5", undefined],
+    ["a Proxy whose trap throws", `export default [new Proxy({}, { ownKeys() { throw new Error("trap"); }, get() { throw new Error("trap"); } })];\n`, "failed while tend read the resources it built: trap", 1],
+    ["an object without a prototype, thrown", `export default () => { throw Object.create(null); };\n`, "failed while building the resource list: it threw {}", undefined],
+  ])("reports %s as the spec's error, never TEND_INTERNAL, with and without a cache", async (_what, text, message, line) => {
+    const file = await specFile("tend.config.mjs", text);
+    for (const options of [{}, { cache: await cache() }]) {
+      const error = (await (await openSpec(file, options)).build(HOST).catch((e: unknown) => e)) as TendError;
+      expect(TendError.isInstance(error), String(error)).toBe(true);
+      expect([error.code, error.message, error.location.line]).toEqual(["TEND_SPEC", `${file} ${message}`, line]);
+    }
+  });
+
+  it("refuses a resource that holds itself at its field, as any field a resource lacks", async () => {
+    const file = await specFile("tend.config.mjs", `const web = { type: "service", name: "web", exec: "/x" }; web.self = web;\nexport default [web];\n`);
+    const error = (await loadSpec(file, HOST).catch((e: unknown) => e)) as TendError;
+    expect([error.code, error.location.field]).toEqual(["TEND_INVALID_FIELD", "self"]);
+  });
+
   it("gives up on a spec that never settles, at the deadline, with TEND_SPEC_TIMEOUT", async () => {
     const file = await specFile("tend.config.mjs", `export default () => new Promise(() => {});\n`);
     const saved = process.env.TEND_SPEC_TIMEOUT;
@@ -218,7 +241,6 @@ export default defineConfig(() => [
 });
 
 describe("a config module's start-up work kept small", () => {
-  const cache = async () => ContentCache.open({ TEND_CACHE_DIR: join(await mkdtemp(join(tmpdir(), "tend-spec-cache-")), "cache") })!;
   const cachedSpecs = (dir: string) => {
     try {
       return readdirSync(join(dir, "specs")).length;

@@ -12,6 +12,7 @@ import { exactJson } from "./exact-json.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { readSpecText } from "./spec-text.js";
+import { specThrew } from "./spec-threw.js";
 import { splitYamlDocuments } from "./yaml-documents.js";
 
 export interface Spec {
@@ -136,13 +137,18 @@ function openedFrom(file: string, raw: OpenedRawSpec, cache: ContentCache | unde
     async build(host) {
       const built = await raw.resources(host);
       const reserved = reservedFolders(host);
-      const data = cache ? exactJson(built.resources) : undefined;
-      const key = data === undefined ? undefined : cacheKey("module-spec", CORE_BUILD, reserved.join("\0"), data);
-      const cached = key ? cache?.read<Resource[]>("specs", key) : undefined;
-      if (cached) return { file, resources: cached, providers: raw.providers };
-      const resources = await validate(built, reserved);
-      if (key) cache?.write("specs", key, resources);
-      return { file, resources, providers: raw.providers };
+      // Reading what the module built runs its code too (a getter, a Proxy's trap).
+      try {
+        const data = cache ? exactJson(built.resources) : undefined;
+        const key = data === undefined ? undefined : cacheKey("module-spec", CORE_BUILD, reserved.join("\0"), data);
+        const cached = key ? cache?.read<Resource[]>("specs", key) : undefined;
+        if (cached) return { file, resources: cached, providers: raw.providers };
+        const resources = await validate(built, reserved);
+        if (key) cache?.write("specs", key, resources);
+        return { file, resources, providers: raw.providers };
+      } catch (error) {
+        throw specThrew(error, file, "failed while tend read the resources it built");
+      }
     },
   };
 }

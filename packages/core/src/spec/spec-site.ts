@@ -29,7 +29,12 @@ export function siteOf(value: unknown): SpecSite | undefined {
 
 /** The line of `file` an error points at (its stack, or a parser's `file:line:column` message). */
 export function lineIn(error: unknown, file: string): number | undefined {
-  const text = error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error);
+  let text: string;
+  try {
+    text = error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error);
+  } catch {
+    return undefined; // a thrown object without a text (no prototype, a throwing toString)
+  }
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const match = new RegExp(`${escaped}:(\\d+)(?::\\d+)?`).exec(text);
   return match ? Number(match[1]) : undefined;
