@@ -1,5 +1,6 @@
-import { execFile, spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -17,6 +18,21 @@ async function exec(argv: string[], cwd: string) {
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Whether this machine's temp folder keeps the immutable attribute (ext4, xfs, btrfs do; tmpfs and overlayfs do not). */
+function immutableFilesHere(): boolean {
+  const probe = join(tmpdir(), `tend-chattr-${process.pid}`);
+  try {
+    writeFileSync(probe, "");
+    execFileSync("chattr", ["+i", probe], { stdio: "ignore" });
+    execFileSync("chattr", ["-i", probe], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { force: true });
   }
 }
 
@@ -191,6 +207,25 @@ describe("the host's faults, met as clear errors", () => {
     const apply = await fromGone(["apply", "--init", "runit", "--root", root, "-f", join(dir, "tend.yaml")]);
     expect(apply.code, apply.stderr).toBe(0);
     expect(await readdir(join(root, "etc"))).toEqual(["motd"]);
+  });
+
+  it.runIf(isRoot && immutableFilesHere())("an immutable file (chattr +i): TEND_PERMISSION with root's reasons, not a hint to use sudo, and the rest of the apply done", async () => {
+    const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\n${FILE("issue", "/etc/issue", "hello\n")}`);
+    const root = await imageRoot(dir, "root");
+    expect((await tend(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
+    await writeFile(join(dir, "tend.yaml"), `${FILE("motd", "/etc/motd", "changed\n")}---\n${FILE("issue", "/etc/issue", "changed\n")}`);
+    await exec(["chattr", "+i", join(root, "etc/motd")], dir);
+    try {
+      const result = await tend(["apply", "--init", "runit", "--root", root], dir);
+      expect(result.code).toBe(1);
+      expectCleanError(result.stderr, "TEND_PERMISSION");
+      expect(result.stderr).toContain("cannot write /etc/motd: permission denied");
+      expect(result.stderr).toContain("hint tend runs as root here, so the file or its folder is protected otherwise: immutable or append-only (lsattr shows it, chattr -i lifts it)");
+      expect(result.stderr).not.toContain("sudo");
+      expect(await readFile(join(root, "etc/issue"), "utf8")).toBe("changed\n");
+    } finally {
+      await exec(["chattr", "-i", join(root, "etc/motd")], dir);
+    }
   });
 
   it("output that cannot be written (stdout on /dev/full): every command still does its work, then says so with TEND_DISK_FULL and exits 1", async () => {

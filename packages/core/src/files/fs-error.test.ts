@@ -16,4 +16,11 @@ describe("fsError", () => {
     expect(fsError(errno("ELOOP"), "write", "/etc/sv/a/run").message).toMatch(/^refusing to write \/etc\/sv\/a\/run: /);
     expect(fsError(errno("ELOOP"), "read", "/x").code).toBe("TEND_UNSAFE_PATH");
   });
+
+  it("gives root, who needs no sudo, the reasons a file can still refuse it", () => {
+    const error = fsError(errno("EPERM"), "write", "/etc/sv/a/run");
+    expect([error.code, error.message]).toEqual(["TEND_PERMISSION", "cannot write /etc/sv/a/run: permission denied"]);
+    if (process.getuid?.() === 0) expect(error.hint).toMatch(/^tend runs as root here, so the file or its folder is protected otherwise: immutable or append-only \(lsattr/);
+    else expect(error.hint).toBe("The system scope needs root (sudo tend …); your own services need --user");
+  });
 });
