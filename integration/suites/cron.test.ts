@@ -140,6 +140,18 @@ describe("cron timers on a runit host", () => {
     expect(await aliceCrontab()).toBe(damaged);
   });
 
+  it("refuses a crontab whose own lines are not UTF-8 (Latin-1), leaving every byte of it as it was", async () => {
+    await host.mustSh("printf '# caf\\351 au lait\\n0 1 * * * echo \\351t\\351 >/dev/null\\n' | crontab -u alice -");
+    const bytes = () => host.mustSh("crontab -u alice -l | od -An -tx1");
+    const before = await bytes();
+    expect(before).toContain(" e9");
+    const output = await host.expectTend(["apply", "-f", USER_SPEC, "--user", "alice"], { exitCode: 1 });
+    expect(output).toContain("TEND_CRONTAB_NOT_UTF8: the crontab of alice holds bytes that are not UTF-8 on line 1 (saved as Latin-1?)");
+    expect(await bytes()).toBe(before);
+    await host.writeFile("/tmp/alice.crontab", ALICE_OWN);
+    await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
+  });
+
   it("removes the system timer's file and nothing else", async () => {
     await host.mustSh("test -f /etc/cron.d/e2scrub_all || touch /etc/cron.d/keep-me");
     const before = (await host.mustExec(["ls", "/etc/cron.d"])).split("\n").filter((name) => name && name !== "tend-tick");

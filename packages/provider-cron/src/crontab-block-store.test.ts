@@ -173,6 +173,18 @@ describe("CrontabBlockStore", () => {
     expect(fake.installs).toEqual([]);
   });
 
+  it("refuses, installing nothing, a crontab whose own lines held bytes that are not UTF-8 (read as U+FFFD)", async () => {
+    const { fake, ctx, store } = await setup();
+    fake.crontabs.set("alice", "# mine\n# caf\uFFFD au lait\n0 1 * * * echo \uFFFDt\uFFFD\n");
+    await store.read(["crontab alice: tend:a"], ctx);
+    const error = await failure(store.write([{ artifact: artifact("a"), content: block("a", "* * * * * x"), expected: null }], ctx));
+    expect(error.code).toBe("TEND_CRONTAB_NOT_UTF8");
+    expect(error.message).toBe(
+      "the crontab of alice holds bytes that are not UTF-8 on line 2 (saved as Latin-1?): tend would not write them back as they are, so it leaves the crontab unchanged",
+    );
+    expect(fake.installs).toEqual([]);
+  });
+
   it("runs no install when nothing would change", async () => {
     const { fake, ctx, store } = await setup();
     const content = block("a", "* * * * * x");

@@ -52,9 +52,12 @@ export class CrontabBlockStore implements ArtifactStore {
         updates.set(name, change.content);
       }
       const next = spliceCrontab(parsed, updates);
-      assertInstallable(user, next);
-      if (next !== text) installs.push({ user, text: next });
-      else this.planned.set(cacheKey(user, ctx), next);
+      if (next === text) {
+        this.planned.set(cacheKey(user, ctx), next);
+        continue;
+      }
+      assertInstallable(user, text, next);
+      installs.push({ user, text: next });
     }
     for (const { user, text } of installs) {
       await installCrontab(user, text, ctx.run, this.access(ctx));
@@ -86,11 +89,15 @@ export class CrontabBlockStore implements ArtifactStore {
 }
 
 /**
- * Debian's crontab refuses a file whose last line is a job or a variable without a newline (and
- * cron would skip that line). tend never adds that newline to a user's line, so it refuses too,
- * before installing anything.
+ * Refuses, before installing anything, what would change the user's own lines:
+ * - bytes that are not UTF-8 in what was read (each became U+FFFD in `read`, and would be
+ *   written back as that character's bytes);
+ * - a last line that is a job or a variable without a newline: Debian's crontab refuses such a
+ *   file (and cron would skip that line), and tend never adds that newline to a user's line.
  */
-function assertInstallable(user: string, text: string): void {
+function assertInstallable(user: string, read: string, text: string): void {
+  const bad = read.indexOf("\uFFFD");
+  if (bad !== -1) throw crontabErrors.notUtf8(user, read.slice(0, bad).split("\n").length);
   if (text === "" || text.endsWith("\n")) return;
   const last = splitLines(text).at(-1) ?? "";
   if (last.trim() === "" || last.trimStart().startsWith("#")) return;

@@ -32,6 +32,18 @@ export const crontabErrors = {
       },
     ),
   /**
+   * The user's crontab holds bytes that are not UTF-8 (read as U+FFFD): installing the spliced text
+   * would write other bytes on the user's own lines than the ones there.
+   */
+  notUtf8: (user: string, line: number) =>
+    new TendError(
+      "TEND_CRONTAB_NOT_UTF8",
+      `the crontab of ${user} holds bytes that are not UTF-8 on line ${line} (saved as Latin-1?): tend would not write them back as they are, so it leaves the crontab unchanged`,
+      {
+        hint: `Convert it to UTF-8 as ${user} (\`crontab -l | iconv -f LATIN1 -t UTF-8 | crontab -\`), then run apply again`,
+      },
+    ),
+  /**
    * No cron here would run the timer: no daemon that reads /etc/cron.d, no /etc/cron.d, or no
    * `crontab` for a user timer. `why` ends the sentence `<ref> is a cron job, but <why>`.
    */
