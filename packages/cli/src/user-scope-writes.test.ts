@@ -110,3 +110,32 @@ describe.runIf(isRoot)("user-scope writes as root", () => {
     expect(await readFile(join(root, "etc/secret/keep"), "utf8")).toBe("root's\n");
   }, 60_000);
 });
+
+describe("the backup of a file edited by hand", () => {
+  // Latin-1 bytes (not UTF-8), a NUL, `%` and a backslash: any of them altered would be data lost.
+  const EDITED = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x25, 0x73, 0x5c, 0x00, 0xff, 0x0a]);
+
+  async function editedBackup(dir: string, root: string, path: string, flags: string[]): Promise<Buffer> {
+    await writeFile(join(dir, "tend.yaml"), `tend: v1alpha1\ntype: File\nname: note\npath: ${path}\ncontent: "hi\\n"\n`);
+    expect((await tend(["apply", "--init", "runit", "--root", root, ...flags], dir)).code).toBe(0);
+    await writeFile(join(root, path), EDITED);
+    const result = await tend(["apply", "--init", "runit", "--root", root, ...flags], dir);
+    expect(result.stdout).toContain("it was edited; the edited copy is kept under backups/");
+    expect(await readFile(join(root, path), "utf8")).toBe("hi\n");
+    const backups = (await readdir(root, { recursive: true })).filter((p) => p.includes("backups/") && p.endsWith(path.split("/").pop()!));
+    expect(backups).toHaveLength(1);
+    return readFile(join(root, backups[0]!));
+  }
+
+  it("keeps its bytes exactly, bytes that are not UTF-8 included", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-backup-"));
+    const root = join(dir, "root");
+    await mkdir(root);
+    expect(await editedBackup(dir, root, "/etc/note.txt", [])).toEqual(EDITED);
+  });
+
+  it.runIf(isRoot)("keeps its bytes exactly in a user's scope too, written as her", async () => {
+    const { dir, root } = await imageWithAlice();
+    expect(await editedBackup(dir, root, "/home/alice/note.txt", ["--user", "alice"])).toEqual(EDITED);
+  });
+});

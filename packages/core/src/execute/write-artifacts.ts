@@ -40,7 +40,8 @@ export async function writeArtifacts(
         const store = write.artifact.store ?? "file";
         const record = recorded.get(artifactId({ store, path: write.artifact.path }));
         if (needsBackup(write, record)) {
-          operations.push({ op: "write", path: backupPath(backupDir, store, write.artifact.path), content: write.current!, mode: 0o600, owner: session.files.ownership() });
+          // The bytes the plan read, exactly: an edit saved in Latin-1 is kept as it was.
+          operations.push({ op: "write", path: backupPath(backupDir, store, write.artifact.path), content: write.currentBytes ?? write.current!, mode: 0o600, owner: session.files.ownership() });
           owners.push(entry.key);
         }
         if (!isCoreStore(store)) {
@@ -89,7 +90,7 @@ export function roomNeeds(entries: PlanEntry[], state: StateFile, backupDir: str
       const store = write.artifact.store ?? "file";
       if (write.why === "unrecorded" || write.why === "attributes" || !isCoreStore(store)) continue;
       if (needsBackup(write, recorded.get(artifactId({ store, path: write.artifact.path })))) {
-        needs.push({ path: backupPath(backupDir, store, write.artifact.path), bytes: Buffer.byteLength(write.current!) });
+        needs.push({ path: backupPath(backupDir, store, write.artifact.path), bytes: write.currentBytes?.length ?? Buffer.byteLength(write.current!) });
       }
       if (write.content !== null) needs.push({ path: write.artifact.path, bytes: store === "file" ? Buffer.byteLength(write.content) : 0 });
     }

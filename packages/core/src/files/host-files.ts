@@ -8,11 +8,11 @@ import { lookupGroup, lookupUser } from "../host/passwd.js";
 import { actorFor, runsAsRoot, type Actor } from "./acting-user.js";
 import { FolderResolver } from "./folder-resolver.js";
 import type { Ownership } from "./atomic-write.js";
-import { contentText } from "./file-content.js";
+import { operationsToJson } from "./operations-json.js";
 import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { orNull } from "./missing-as-null.js";
-import { readRegular } from "./read-regular.js";
+import { readRegular, readRegularFile } from "./read-regular.js";
 import { shortfall, type RoomNeed, type Shortfall } from "./room-needed.js";
 import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
 import type { HostFileAccess } from "../host/host-access.js";
@@ -35,7 +35,8 @@ export interface FileAttributes {
  */
 export type PathContent =
   | { kind: "absent" }
-  | { kind: "file"; content: string; attributes?: FileAttributes }
+  /** `bytes`: the file's bytes when they are not UTF-8 (`content` holds U+FFFD for them), so a backup keeps them exactly. */
+  | { kind: "file"; content: string; bytes?: Uint8Array; attributes?: FileAttributes }
   | { kind: "symlink"; target: string }
   | { kind: "directory"; attributes?: FileAttributes }
   | { kind: "other" };
@@ -156,10 +157,10 @@ export class LocalHostFiles implements HostFileAccess {
         return { kind: "directory", attributes: attributesOf(info) };
       }
       if (!info.isFile()) return { kind: "other" };
-      const content = readRegular(real);
-      if (content === null) return { kind: "absent" };
+      const read = readRegularFile(real);
+      if (read === null) return { kind: "absent" };
       this.modified.set(path, info.mtimeMs);
-      const file = { kind: "file", content, attributes: attributesOf(info) } as const;
+      const file = { kind: "file", content: read.text, ...(read.bytes ? { bytes: read.bytes } : {}), attributes: attributesOf(info) } as const;
       this.seen.set(path, file);
       return file;
     } catch (error) {
@@ -288,11 +289,8 @@ export class LocalHostFiles implements HostFileAccess {
   }
 
   private performAs(actor: Extract<Actor, { kind: "user" }>, operations: FileOperation[]): Promise<(OperationFailure | null)[]> {
-    // The child gets plain JSON: owners dropped (it writes as itself), content whole.
-    const forUser = operations.map((operation) => {
-      const plain = operation.op === "write" || operation.op === "append" ? { ...operation, content: contentText(operation.content) } : operation;
-      return "owner" in plain ? { ...plain, owner: {} } : plain;
-    }) as FileOperation[];
+    // The child gets plain JSON (operationsToJson): owners dropped (it writes as itself), content whole.
+    const forUser = operations.map((operation) => ("owner" in operation ? { ...operation, owner: {} } : operation)) as FileOperation[];
     return new Promise((resolve) => {
       const child = childProcesses().execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) {
@@ -302,7 +300,7 @@ export class LocalHostFiles implements HostFileAccess {
         }
         resolve(JSON.parse(stdout) as (OperationFailure | null)[]);
       });
-      child.stdin?.end(JSON.stringify({ root: this.root, operations: forUser }));
+      child.stdin?.end(operationsToJson(this.root, forUser));
     });
   }
 }

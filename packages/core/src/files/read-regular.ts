@@ -1,11 +1,23 @@
+import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { orNull } from "./missing-as-null.js";
+
+/** A file's text, and its bytes when they are not UTF-8 (the text then holds U+FFFD for them). */
+export interface FileText {
+  text: string;
+  bytes?: Uint8Array;
+}
 
 /**
  * A regular file's text (UTF-8), never through a link and never blocking on a FIFO; null when
  * nothing, a link or anything but a regular file is there.
  */
 export function readRegular(real: string): string | null {
+  return readRegularFile(real)?.text ?? null;
+}
+
+/** `readRegular`, with the file's bytes too when they are not UTF-8, from the same read. */
+export function readRegularFile(real: string): FileText | null {
   let fd: number | null;
   try {
     fd = orNull(() => openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK));
@@ -18,7 +30,7 @@ export function readRegular(real: string): string | null {
     // The open did not follow a link; what it opened is what counts.
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
-    return readOpen(fd, info.size);
+    return readOpenFile(fd, info.size);
   } finally {
     closeSync(fd);
   }
@@ -42,6 +54,11 @@ let scratch: Buffer | undefined;
  * made as it is read (/proc, /sys: a process's `maps` is a few kB): it is read to its end.
  */
 export function readOpen(fd: number, size: number): string {
+  return readOpenFile(fd, size).text;
+}
+
+/** `readOpen`, with the bytes too when they are not UTF-8 (a copy: the buffer is reused). */
+function readOpenFile(fd: number, size: number): FileText {
   scratch ??= Buffer.allocUnsafeSlow(SCRATCH_START);
   let buffer = size < scratch.length ? scratch : Buffer.allocUnsafe(size + 1);
   let length = 0;
@@ -56,6 +73,11 @@ export function readOpen(fd: number, size: number): string {
     const read = readSync(fd, buffer, length, wanted, null);
     length += read;
     // A made file may come in pieces shorter than asked for: only its end (0) ends it.
-    if (read === 0 || (size > 0 && read < wanted && length >= size)) return buffer.toString("utf8", 0, length);
+    if (read === 0 || (size > 0 && read < wanted && length >= size)) {
+      const text = buffer.toString("utf8", 0, length);
+      // Only a text holding U+FFFD can stand for bytes that are not UTF-8: no second look at the rest.
+      if (!text.includes("\uFFFD") || isUtf8(buffer.subarray(0, length))) return { text };
+      return { text, bytes: Buffer.from(buffer.subarray(0, length)) };
+    }
   }
 }

@@ -28,6 +28,8 @@ export interface PlanInput {
   rendered: Map<string, Artifact[]>;
   /** Current content of every artifact involved, by artifactId (null = absent). */
   current: Map<string, string | null>;
+  /** The bytes of a file among them whose bytes are not UTF-8 (its `current` holds U+FFFD), by artifactId. */
+  currentBytes?: Map<string, Uint8Array>;
   /**
    * Artifacts whose path holds something tend must not write through or over (a link where a
    * file goes, such as a `/dev/null` mask; a folder; a device), by artifactId, described.
@@ -252,7 +254,8 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
     const record = byId.get(id);
     const current = input.current.get(id) ?? null;
     const ours = (text: string) => record !== undefined && (contentHash(text) === record.hash || contentHash(text) === record.writing);
-    const write = (why: ArtifactWrite["why"]) => entry.writes.push({ artifact, content: artifact.content, current, why });
+    const bytes = input.currentBytes?.get(id);
+    const write = (why: ArtifactWrite["why"]) => entry.writes.push({ artifact, content: artifact.content, current, ...(bytes ? { currentBytes: bytes } : {}), why });
     const store = artifact.store ?? "file";
     if (current !== null && current === artifact.content) {
       const mismatch = record || input.adopt ? input.attributes?.get(id) : undefined;
@@ -303,9 +306,10 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
  */
 function deletion(record: RecordedArtifact, why: "removed" | "obsolete", input: PlanInput, writes: ArtifactWrite[], edited: string[]): void {
   const current = input.current.get(artifactId(record)) ?? null;
+  const bytes = input.currentBytes?.get(artifactId(record));
   const changed = current !== null && contentHash(current) !== record.hash && contentHash(current) !== record.writing;
   if (changed && !input.adopt) return void edited.push(record.path);
-  writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, why: changed ? "edited" : why === "obsolete" && current === null ? "unrecorded" : why });
+  writes.push({ artifact: { store: record.store, path: record.path, content: "" }, content: null, current, ...(bytes ? { currentBytes: bytes } : {}), why: changed ? "edited" : why === "obsolete" && current === null ? "unrecorded" : why });
 }
 
 /** What a resource asks of its files' modes and owners (a File's fields; other resources render theirs). */

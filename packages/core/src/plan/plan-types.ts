@@ -10,6 +10,8 @@ export interface ArtifactWrite {
   content: string | null;
   /** What the host held at plan time (null = absent); stores use it to refuse a changed target. */
   current: string | null;
+  /** `current`'s bytes when they are not UTF-8 (`current` holds U+FFFD for them): what a backup keeps. */
+  currentBytes?: Uint8Array;
   /**
    * Why: `new`, `changed`, `edited`, `deleted`, `adopted`, `obsolete`, `removed`; `unrecorded`
    * when the bytes on disk are already right and only the state lacks them (an apply killed

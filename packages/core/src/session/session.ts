@@ -212,8 +212,9 @@ export class Session {
     artifacts: Pick<Artifact, "store" | "path" | "masksWhenEmpty">[],
     state: StateFile,
     providers: ProviderDefinition[],
-  ): Promise<{ current: Map<string, string | null>; obstacles: Map<string, string>; attributes: Map<string, FileAttributes> }> {
+  ): Promise<{ current: Map<string, string | null>; currentBytes: Map<string, Uint8Array>; obstacles: Map<string, string>; attributes: Map<string, FileAttributes> }> {
     const current = new Map<string, string | null>();
+    const currentBytes = new Map<string, Uint8Array>();
     const attributes = new Map<string, FileAttributes>();
     const obstacles = new Map<string, string>();
     const byStore = new Map<string, Set<string>>();
@@ -232,6 +233,7 @@ export class Session {
       const there = found[index]!;
       const reading = readCoreArtifact(store, there, masking.has(path));
       current.set(id, reading.content);
+      if (there.kind === "file" && there.bytes && reading.content !== null) currentBytes.set(id, there.bytes);
       if (reading.obstacle) obstacles.set(id, reading.obstacle);
       // A file where a file goes, a folder where a folder goes: anything else is the content's matter.
       if ((store === "file" || store === "directory") && there.kind === store && there.attributes) attributes.set(id, there.attributes);
@@ -242,7 +244,7 @@ export class Session {
       const values = await owner.store.read([...paths], providerContext(this.parts, state, owner.provider.name));
       for (const path of paths) current.set(artifactId({ store, path }), values.get(path) ?? null);
     }
-    return { current, obstacles, attributes };
+    return { current, currentBytes, obstacles, attributes };
   }
 
   /** The files and folders of `rendered` whose mode or owner is not what their artifact asks for, by artifactId. */
@@ -327,7 +329,7 @@ export class Session {
     if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
-    const { current, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
+    const { current, currentBytes, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
     const hostProblems: TendError[] = [];
@@ -360,6 +362,7 @@ export class Session {
       providers: providerInfo,
       rendered,
       current,
+      currentBytes,
       obstacles,
       attributes: this.attributeMismatches(rendered, attributes),
       observations,

@@ -247,16 +247,22 @@ stage() {
   eval "SI_$S_COUNT=\$1 ST_$S_COUNT=\$2 SN_$S_COUNT=\$3 SD_$S_COUNT=\$4 SE_$S_COUNT=\$5 SP_$S_COUNT=\$HERE"
 }
 
-# w_write IDX PHYS REST NAME TMP MODE UID GID EXPECT CONTENT
+# content CONTENT [bytes]: prints CONTENT as it is, or with `bytes` as a printf format of octal
+# escapes (bytes that are not UTF-8, which the script's text cannot carry).
+content() {
+  if [ "$2" = bytes ]; then printf "$1"; else printf '%s' "$1"; fi
+}
+
+# w_write IDX PHYS REST NAME TMP MODE UID GID EXPECT CONTENT [bytes]
 w_write() {
   enter "$2" "$3" 0755 || { fail "$1" "$E"; return; }
   kind_of "$4"
   case $K in absent|file) ;; *) refuse "$1" "$4"; return ;; esac
-  if ! _err=$( (umask 077; set -C; printf '%s' "${10}" > "./$5") 2>&1); then
+  if ! _err=$( (umask 077; set -C; content "${10}" "${11:-}" > "./$5") 2>&1); then
     rm -f -- "./$5"
     # dash's printf names no errno ("I/O error"): the same bytes through cat, which names it.
     case $_err in
-      *"I/O error"*) _err=$( (umask 077; set -C; printf '%s' "${10}" | cat > "./$5") 2>&1) ;;
+      *"I/O error"*) _err=$( (umask 077; set -C; content "${10}" "${11:-}" | cat > "./$5") 2>&1) ;;
       *) false ;;
     esac || {
       rm -f -- "./$5"

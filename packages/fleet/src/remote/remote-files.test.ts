@@ -54,6 +54,20 @@ describe.each([
     expect(await files.inspectAll(["/etc/app", "/etc/none", "/etc/app/two.conf"])).toEqual([{ kind: "directory", attributes: attributes(0o755, 0, 0) }, { kind: "absent" }, { kind: "file", content: "no newline at end", attributes: attributes(0o600, 0, 0) }]);
   });
 
+  it("read bytes that are not UTF-8 as they are, and write them back exactly (a backup of an edit saved in Latin-1)", async () => {
+    const { root, files } = setup();
+    // Latin-1, a NUL, a `%` and a backslash, a byte of each kind printf's format could misread.
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x25, 0x73, 0x25, 0x5c, 0x6e, 0x00, 0xff, 0x0a, 0x27, 0x22]);
+    mkdirSync(join(root, "etc"));
+    writeFileSync(join(root, "etc/edited"), latin1);
+    const [found] = await files.inspectAll(["/etc/edited"]);
+    expect(found).toMatchObject({ kind: "file", content: latin1.toString("utf8"), bytes: latin1 });
+    expect(await files.perform([{ op: "write", path: "/var/lib/tend/backups/edited", content: (found as { bytes: Uint8Array }).bytes, mode: 0o600 }])).toEqual([null]);
+    expect(readFileSync(join(root, "var/lib/tend/backups/edited"))).toEqual(latin1);
+    const [utf8] = await files.inspectAll(["/var/lib/tend/backups/edited"]);
+    expect(utf8).toMatchObject({ bytes: latin1 });
+  });
+
   it("replace or delete a file only while it holds what the plan read there, and leave one that changed as it is", async () => {
     const { root, files } = setup();
     const at = (name: string) => join(root, "etc", name);

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
@@ -110,6 +111,17 @@ function attributesOf(record: ReadRecord): { attributes?: FileAttributes } {
   return attributes ? { attributes } : {};
 }
 
+/** Bytes as a printf format that prints exactly them: ASCII as itself, `%` doubled, anything else as `\\ooo`. */
+function printfEscapes(bytes: Uint8Array): string {
+  let format = "";
+  for (const byte of bytes) {
+    if (byte === 0x25) format += "%%";
+    else if (byte >= 0x20 && byte < 0x7f && byte !== 0x5c) format += String.fromCharCode(byte);
+    else format += `\\${byte.toString(8).padStart(3, "0")}`;
+  }
+  return format;
+}
+
 /** A record's bytes (a file's content, a link's target) as text. */
 function text(record: ReadRecord): string {
   return (record.bytes ?? hexBytes(record.data)).toString("utf8");
@@ -208,8 +220,10 @@ export class RemoteHostFiles implements HostFileAccess {
       switch (r.kind) {
         case "absent":
           return { kind: "absent" };
-        case "file":
-          return { kind: "file", content: text(r), ...attributesOf(r) };
+        case "file": {
+          const bytes = r.bytes ?? hexBytes(r.data);
+          return { kind: "file", content: bytes.toString("utf8"), ...(isUtf8(bytes) ? {} : { bytes }), ...attributesOf(r) };
+        }
         case "symlink":
           return { kind: "symlink", target: r.bytes ? text(r) : text(r).replace(/\n$/, "") };
         case "directory":
@@ -290,8 +304,11 @@ export class RemoteHostFiles implements HostFileAccess {
     const id = (n: number | undefined) => (n === undefined ? "-" : String(n));
     const head = (kind: string, own: string) => `op ${index} ${kind} ${q(dir)} ${own}`;
     switch (operation.op) {
-      case "write":
-        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)} ${q(contentText(operation.content))}`;
+      case "write": {
+        // Bytes that are not UTF-8 cannot ride in the script's text: they go as printf's octal escapes.
+        const content = operation.content instanceof Uint8Array && !isUtf8(operation.content) ? `${q(printfEscapes(operation.content))} bytes` : q(contentText(operation.content));
+        return `${head("write", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${operation.mode.toString(8)} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)} ${content}`;
+      }
       case "symlink":
         return `${head("symlink", id(operation.owner?.uid))} ${q(name)} ${q(tempName(name))} ${id(operation.owner?.uid)} ${id(operation.owner?.gid)} ${expectation(operation.expected)} ${q(operation.target)}`;
       case "mkdir":
