@@ -99,6 +99,21 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
   });
 
+  it("keeps the exact bytes of an edit saved in Latin-1 under backups/ on the host, and sets the file back", async () => {
+    const motd = await hosts.runit.mustSh("od -An -tx1 /etc/fleet/motd");
+    await hosts.runit.mustSh("printf 'caf\\351 %%s \\\\ \\377\\n' > /etc/fleet/motd");
+    const edited = await hosts.runit.mustSh("od -An -tx1 /etc/fleet/motd");
+    expect(edited.replace(/\s+/g, " ").trim()).toBe("63 61 66 e9 20 25 73 20 5c 20 ff 0a");
+    const apply = await lab.tend(["apply", "-f", spec, "--hosts", inventory]);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    expect(apply.stdout).toContain("the edited copy is kept under backups/");
+    expect(await hosts.runit.mustSh("od -An -tx1 /etc/fleet/motd")).toBe(motd);
+    // The newest backup: each apply's folder is named by its time.
+    const kept = (await hosts.runit.mustSh("find /var/lib/tend/backups -path '*/etc/fleet/motd' | sort | tail -1")).trim();
+    expect(await hosts.runit.mustSh(`od -An -tx1 ${kept}`)).toBe(edited);
+    await hosts.runit.mustSh("rm -r /var/lib/tend/backups"); // a later test counts what the state folder holds
+  });
+
   it("keeps going when a host fails mid-apply, one is unreachable and one is locked", async () => {
     // openrc: an unmanaged file where the spec puts one (refused); runit: another apply holds the lock.
     await hosts.openrc.writeFile("/etc/fleet/extra.conf", "the admin's own\n");
