@@ -2,7 +2,7 @@ import { chmod, mkdtemp, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { tendInProcess as tend } from "./__fixtures__/tend-in-process.js";
 import { imageRoot } from "./__fixtures__/image-root.js";
 
 const SPEC = `tend: v1alpha1
@@ -10,13 +10,6 @@ type: Service
 name: web
 exec: /usr/bin/web
 `;
-
-async function tend(args: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const write = (t: string) => void (out += t);
-  const code = await runCli(args, { stdout: { write }, stderr: { write }, env: { NO_COLOR: "1" } }, "9.9.9");
-  return { code, out };
-}
 
 describe("modes compared like content, folders too", () => {
   it("a runit service's folder and run script loosened by hand are drift, set back in place: same inode, same modification time", async () => {

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { tendInProcess as tend } from "./__fixtures__/tend-in-process.js";
 import { imageRoot, withCron } from "./__fixtures__/image-root.js";
+import { secretSpec } from "./__fixtures__/secret-spec.js";
 
 // Canaries: values no output may hold. Each is the value of a variable whose name looks secret.
 const SECRET = "Kx7-first-canary";
@@ -12,29 +13,8 @@ const BY_HAND = "Kx7-by-hand-canary";
 const TIMER = "Kx7-timer-canary";
 const CANARY = /Kx7-/;
 
-const spec = (secret: string, timer: string): string => `tend: v1alpha1
-type: Service
-name: web
-exec: /usr/bin/web --port 80
-env: {API_TOKEN: ${secret}, LANG: C}
----
-tend: v1alpha1
-type: Timer
-name: backup
-exec: /usr/bin/backup
-schedule: "0 3 * * *"
-env: {S3_SECRET_KEY: ${timer}}
-`;
-
 /** Where each init's rendering of the service holds its env (the file a hand edit goes into). */
-const DEFINITION = { systemd: "etc/systemd/system/tend-web.service", runit: "etc/sv/tend-web/run", openrc: "etc/init.d/tend-web", dinit: "etc/dinit.d/tend-web" } as const;
-
-async function tend(argv: string[]): Promise<{ code: number; output: string }> {
-  let output = "";
-  const write = (text: string) => void (output += text);
-  const code = await runCli(argv, { stdout: { write }, stderr: { write }, env: { NO_COLOR: "1" } }, "9.9.9");
-  return { code, output };
-}
+const DEFINITION = { systemd: "etc/systemd/system/tend-db.service", runit: "etc/sv/tend-db/run", openrc: "etc/init.d/tend-db", dinit: "etc/dinit.d/tend-db" } as const;
 
 describe("secret env values never reach tend's output", () => {
   it.each(Object.keys(DEFINITION) as (keyof typeof DEFINITION)[])(
@@ -49,11 +29,11 @@ describe("secret env values never reach tend's output", () => {
       const first = join(dir, "first.yaml");
       const edited = join(dir, "edited.yaml");
       const refused = join(dir, "refused.yaml");
-      await writeFile(first, spec(SECRET, TIMER));
-      await writeFile(edited, spec(EDITED, TIMER.replace("timer", "timer-edited")));
-      await writeFile(refused, spec(`"${SECRET}\\nsecond line"`, TIMER));
+      await writeFile(first, secretSpec(SECRET, TIMER));
+      await writeFile(edited, secretSpec(EDITED, TIMER.replace("timer", "timer-edited")));
+      await writeFile(refused, secretSpec(`"${SECRET}\\nsecond line"`, TIMER));
       const on = ["--init", init, "--root", root];
-      const runs: [string, { code: number; output: string }][] = [];
+      const runs: [string, { code: number; out: string }][] = [];
       const run = async (...argv: string[]) => {
         const result = await tend([...argv, ...on]);
         runs.push([argv.join(" "), result]);
@@ -75,9 +55,9 @@ describe("secret env values never reach tend's output", () => {
       expect((await run("validate", "-f", refused)).code).toBe(1);
       expect((await run("plan", "--json", "-f", refused)).code).toBe(1);
 
-      const drift = runs.find(([argv, { output }]) => argv === "plan --diff -f " + first && output.includes("drifted"));
-      expect(drift?.[1].output, "the hand edit was seen, and diffed").toContain("********(was)");
-      for (const [argv, { output }] of runs) expect(output.match(CANARY)?.[0], `tend ${argv} printed a secret:\n${output}`).toBeUndefined();
+      const drift = runs.find(([argv, { out }]) => argv === "plan --diff -f " + first && out.includes("drifted"));
+      expect(drift?.[1].out, "the hand edit was seen, and diffed").toContain("********(was)");
+      for (const [argv, { out }] of runs) expect(out.match(CANARY)?.[0], `tend ${argv} printed a secret:\n${out}`).toBeUndefined();
     },
   );
 });

@@ -4,26 +4,9 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 import { imageRoot, withCron } from "./__fixtures__/image-root.js";
+import { secretSpec } from "./__fixtures__/secret-spec.js";
 
-const SPEC = `tend: v1alpha1
-type: Service
-name: db
-exec: /usr/bin/db --serve
-env: {DB_PASSWORD: hunter22, LANG: C}
----
-tend: v1alpha1
-type: Service
-name: web
-exec: /usr/bin/web
-env: {LANG: C}
----
-tend: v1alpha1
-type: Timer
-name: backup
-exec: /usr/bin/backup
-schedule: "0 3 * * *"
-env: {S3_SECRET_KEY: abcdefgh}
-`;
+const SPEC = secretSpec("hunter22", "abcdefgh");
 
 /** Every file beneath `root` but tend's state, with its permission bits: `{ "etc/sv/tend-db/run": "700" }`. */
 async function modes(root: string): Promise<Record<string, string>> {

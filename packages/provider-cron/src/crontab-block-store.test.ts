@@ -161,27 +161,25 @@ describe("CrontabBlockStore", () => {
     expect(fake.crontabs.get("alice")).toBe(`0 1 * * * mine\n${block("a", "* * * * * x")}# the end`);
   });
 
-  it("refuses a crontab ending in a job without newline, which crontab would not install", async () => {
-    const { fake, ctx, store } = await setup();
-    fake.crontabs.set("alice", "# mine\n0 1 * * * mine");
-    await store.read(["crontab alice: tend:a"], ctx);
-    const error = await failure(store.write([{ artifact: artifact("a"), content: block("a", "* * * * * x"), expected: null }], ctx));
-    expect(error.code).toBe("TEND_CRONTAB_NO_FINAL_NEWLINE");
-    expect(error.message).toBe(
+  it.each([
+    [
+      "a crontab ending in a job without newline, which crontab would not install",
+      "# mine\n0 1 * * * mine",
+      "TEND_CRONTAB_NO_FINAL_NEWLINE",
       "the crontab of alice ends in `0 1 * * * mine` without a newline: cron ignores that line, and crontab refuses to install such a file",
-    );
-    expect(fake.installs).toEqual([]);
-  });
-
-  it("refuses, installing nothing, a crontab whose own lines held bytes that are not UTF-8 (read as U+FFFD)", async () => {
+    ],
+    [
+      "a crontab whose own lines held bytes that are not UTF-8 (read as U+FFFD)",
+      "# mine\n# caf\uFFFD au lait\n0 1 * * * echo \uFFFDt\uFFFD\n",
+      "TEND_CRONTAB_NOT_UTF8",
+      "the crontab of alice holds bytes that are not UTF-8 on line 2 (saved as Latin-1?): tend would not write them back as they are, so it leaves the crontab unchanged",
+    ],
+  ])("refuses, installing nothing, %s", async (_what, crontab, code, message) => {
     const { fake, ctx, store } = await setup();
-    fake.crontabs.set("alice", "# mine\n# caf\uFFFD au lait\n0 1 * * * echo \uFFFDt\uFFFD\n");
+    fake.crontabs.set("alice", crontab);
     await store.read(["crontab alice: tend:a"], ctx);
     const error = await failure(store.write([{ artifact: artifact("a"), content: block("a", "* * * * * x"), expected: null }], ctx));
-    expect(error.code).toBe("TEND_CRONTAB_NOT_UTF8");
-    expect(error.message).toBe(
-      "the crontab of alice holds bytes that are not UTF-8 on line 2 (saved as Latin-1?): tend would not write them back as they are, so it leaves the crontab unchanged",
-    );
+    expect([error.code, error.message]).toEqual([code, message]);
     expect(fake.installs).toEqual([]);
   });
 

@@ -25,7 +25,7 @@ export function writeText(fd: number, text: string): void {
   }
 }
 
-/** Writes a file's content to `fd`: its text, or its pieces as they come. */
+/** Writes a file's content to `fd`: its text, its bytes as they are, or its pieces as they come. */
 export function writeContent(fd: number, content: FileContent): void {
   if (typeof content === "string") writeText(fd, content);
   else if (content instanceof Uint8Array) writeAll(fd, content);
