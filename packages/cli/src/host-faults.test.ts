@@ -146,6 +146,28 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("hint");
   });
 
+  it.runIf(isRoot)("a spec or inventory this user may not read, or reach: TEND_SPEC or TEND_FLEET_INVENTORY saying so, never TEND_INTERNAL or 'does not exist'", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    await writeFile(join(dir, "tend.config.mjs"), "export default [];\n", { mode: 0o600 });
+    await writeFile(join(dir, "hosts.yaml"), "hosts:\n  a: {}\n", { mode: 0o600 });
+    await chmod(join(dir, "tend.yaml"), 0o600);
+    const closed = join(dir, "closed");
+    await mkdir(closed, { mode: 0o700 });
+    await writeFile(join(closed, "tend.yaml"), FILE("motd", "/etc/motd", "hi\n"), { mode: 0o644 });
+    const asNobody = (args: string[]) => exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args], dir);
+    for (const [file, code, args] of [
+      ["tend.yaml", "TEND_SPEC", ["validate", "-f"]],
+      ["tend.config.mjs", "TEND_SPEC", ["validate", "-f"]],
+      ["closed/tend.yaml", "TEND_SPEC", ["validate", "-f"]],
+      ["hosts.yaml", "TEND_FLEET_INVENTORY", ["plan", "-f", "tend.config.mjs", "--hosts"]],
+    ] as const) {
+      const result = await asNobody([...args, join(dir, file)]);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, code);
+      expect(result.stderr).toContain(`${join(dir, file)} cannot be read: permission denied (the file, or a folder on its way, is closed to this user)`);
+    }
+  });
+
   it.each([
     ["SIGTERM", 143],
     ["SIGINT", 130],

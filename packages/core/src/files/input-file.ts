@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { sizeText } from "../output/size-text.js";
 
 /**
@@ -11,19 +11,22 @@ export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 /**
  * What is wrong, before reading it, with a file an admin hands tend as `what` ("spec"): not a
  * regular file (a FIFO would hang the read, a device such as /dev/zero would never end) or
- * bigger than MAX_INPUT_BYTES. A link to a file is followed. Undefined when it may be read; a
- * missing or unreadable file is left to the read, which names it.
+ * bigger than MAX_INPUT_BYTES, or out of reach (a folder on its way closed to this user). A link
+ * to a file is followed. Undefined when it may be read; a missing file is left to the read, which
+ * names it.
  */
 export function inputFileProblem(file: string, what: string): { message: string; hint: string } | undefined {
   let info;
   try {
     info = statSync(file);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "EACCES" || code === "EPERM" ? unreadable(file, what) : undefined;
   }
   const a = /^[aeiou]/.test(what) ? "an" : "a";
   if (info.isDirectory()) return { message: `${file} is a folder, not a ${what} file`, hint: `Pass the ${what} file itself, not its folder` };
   if (!info.isFile()) return { message: `${file} is not a regular file (a device, FIFO or socket); tend reads ${a} ${what} only from a file`, hint: `Write the ${what} to a file and pass that` };
+  if (!readable(file)) return unreadable(file, what);
   if (info.size > MAX_INPUT_BYTES) {
     return {
       message: `${file} is ${sizeText(info.size)}; ${a} ${what} file may be at most ${sizeText(MAX_INPUT_BYTES)}`,
@@ -31,4 +34,18 @@ export function inputFileProblem(file: string, what: string): { message: string;
     };
   }
   return undefined;
+}
+
+/** The problem of a file this user may not read, or reach: said before any read is tried. */
+export function unreadable(file: string, what: string): { message: string; hint: string } {
+  return { message: `${file} cannot be read: permission denied (the file, or a folder on its way, is closed to this user)`, hint: `Run tend as a user who may read the ${what} (sudo), or open it to yours` };
+}
+
+function readable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

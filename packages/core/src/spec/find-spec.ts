@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { errors } from "../errors/catalogue.js";
 
@@ -11,7 +11,8 @@ export const SPEC_NAMES = ["tend.config.ts", "tend.config.mts", "tend.config.js"
 export function findSpec(explicit: string | undefined, cwd?: string): string {
   if (explicit) {
     const path = isAbsolute(explicit) ? resolve(explicit) : resolve(cwd ?? currentFolder(), explicit);
-    if (!existsSync(path)) throw errors.spec(`spec file ${path} does not exist`, { file: path });
+    // A path this user cannot reach is not missing: opening it says so (see inputFileProblem).
+    if (!existsSync(path) && !outOfReach(path)) throw errors.spec(`spec file ${path} does not exist`, { file: path });
     return path;
   }
   const here = cwd ?? currentFolder();
@@ -30,5 +31,16 @@ function currentFolder(): string {
     throw errors.usage(`the current folder no longer exists (${(error as NodeJS.ErrnoException).code ?? "unknown"}): it was deleted or moved since the shell entered it`, {
       hint: "cd to a folder that exists, or pass the spec with an absolute path (-f /path/to/tend.yaml)",
     });
+  }
+}
+
+/** Whether `path` cannot be looked at for lack of permission (rather than being missing). */
+function outOfReach(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "EACCES" || code === "EPERM";
   }
 }

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { errors } from "../errors/catalogue.js";
+import { unreadable } from "../files/input-file.js";
 
 /**
  * A YAML spec's text. YAML is Unicode: bytes that are not UTF-8 (a file saved as Latin-1) are
@@ -8,7 +9,14 @@ import { errors } from "../errors/catalogue.js";
  * the admin typed.
  */
 export async function readSpecText(file: string): Promise<string> {
-  const bytes = await readFile(file);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === "EACCES" || code === "EPERM" ? unreadable(file, "spec") : { message: `${file} cannot be read: ${code ?? (error as Error).message}`, hint: "Check the file and the device it is on" };
+    throw errors.spec(problem.message, { file, hint: problem.hint, cause: error });
+  }
   if (!isUtf8(bytes)) {
     const line = firstBadLine(bytes);
     throw errors.spec(`${file} is not UTF-8 text: line ${line} holds bytes that are not UTF-8 (a file saved as Latin-1?)`, {
