@@ -146,6 +146,18 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("hint");
   });
 
+  it.runIf(isRoot)("an image root closed to this user: TEND_PERMISSION naming the state, for plan, apply and observe", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const root = await imageRoot(dir, "root");
+    await chmod(root, 0o700);
+    for (const command of ["plan", "apply", "observe"]) {
+      const result = await exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, command, "--init", "runit", "--root", root], dir);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, "TEND_PERMISSION");
+      expect(result.stderr).toMatch(/cannot look at \/var\/lib\/tend\/(state\.json|lock): permission denied/);
+    }
+  });
+
   it.runIf(isRoot)("a spec or inventory this user may not read, or reach: TEND_SPEC or TEND_FLEET_INVENTORY saying so, never TEND_INTERNAL or 'does not exist'", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     await writeFile(join(dir, "tend.config.mjs"), "export default [];\n", { mode: 0o600 });

@@ -85,7 +85,12 @@ export class LocalHostFiles implements HostFileAccess {
 
   /** The real path of a host path (its folders resolved beneath the root; the last part as is). */
   real(path: string): string {
-    return this.locate(path).real;
+    try {
+      return this.locate(path).real;
+    } catch (error) {
+      // Finding the folders on the way lstats them: one this user may not look into is named.
+      throw fsError(error, "look at", path);
+    }
   }
 
   /** A host path's real path, and whether its folder is there (nothing is in a missing folder or a file). */
