@@ -146,6 +146,23 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("hint");
   });
 
+  it("a File given to a user or group the host lacks: plan names the resource and field, apply writes nothing", async () => {
+    const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}owner: root\n---\n${FILE("conf", "/etc/app.conf", "x\n")}owner: nosuch\n---\n${FILE("other", "/etc/other.conf", "y\n")}group: nogroup-here\n`);
+    const root = await imageRoot(dir, "root");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
+    await writeFile(join(root, "etc/group"), "root:x:0:\n");
+    for (const command of ["plan", "apply"]) {
+      const result = await tend([command, "--init", "runit", "--root", root], dir);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, "TEND_USAGE");
+      expect(result.stderr).toContain("error TEND_USAGE: unknown user `nosuch`\n  at ");
+      expect(result.stderr).toMatch(/file:conf, field owner\n/);
+      expect(result.stderr).toMatch(/unknown group `nogroup-here`\n  at .*file:other, field group\n/);
+    }
+    expect((await readdir(join(root, "etc"))).sort()).toEqual(["group", "passwd"]);
+  });
+
   it.runIf(isRoot)("an image root closed to this user: TEND_PERMISSION naming the state, for plan, apply and observe", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     const root = await imageRoot(dir, "root");

@@ -332,7 +332,7 @@ export class Session {
     const { current, currentBytes, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
-    const hostProblems: TendError[] = [];
+    const hostProblems: TendError[] = unknownOwners(resources, this.files, this.spec.file);
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
       const found = await provider.checkHost(list, observations, providerContext(this.parts, state, provider.name));
@@ -485,6 +485,24 @@ function readCoreArtifact(store: string, found: PathContent, masksWhenEmpty: boo
   if (found.kind === "file") return { content: found.content };
   if (found.kind === "symlink") return { content: null, obstacle: `a symlink to ${found.target}${found.target === "/dev/null" ? " (a mask)" : ""}` };
   return { content: null, obstacle: found.kind === "directory" ? "a folder" : "a device or socket" };
+}
+
+/**
+ * A File's owner or group that this host's user database lacks: apply could not give the file to
+ * them, so plan says so at the field, before anything is written.
+ */
+function unknownOwners(resources: Resource[], files: HostFileAccess, file: string): TendError[] {
+  const problems: TendError[] = [];
+  for (const resource of resources) {
+    if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) continue;
+    try {
+      files.ownership(resource.owner, resource.group);
+    } catch (error) {
+      if (!TendError.isInstance(error)) throw error;
+      problems.push(error.at({ resource: `file:${resource.name}`, file }));
+    }
+  }
+  return problems;
 }
 
 /** The paths that are, or are folders right inside which a file is, carrying tend's managed header. */
