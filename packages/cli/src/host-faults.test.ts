@@ -146,6 +146,22 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("hint");
   });
 
+  it("a copy of an edit that cannot be made under backups/: the edited file is neither replaced nor deleted, the rest of the apply is done", async () => {
+    const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}---\n${FILE("gone", "/etc/gone", "g\n")}---\n${FILE("other", "/etc/other", "o\n")}`);
+    const root = await imageRoot(dir, "root");
+    expect((await tend(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
+    await writeFile(join(root, "etc/motd"), "the admin's edit\n");
+    await writeFile(join(root, "etc/gone"), "another edit\n");
+    await writeFile(join(dir, "tend.yaml"), `${FILE("motd", "/etc/motd", "hi\n")}---\n${FILE("other", "/etc/other", "o2\n")}`);
+    await writeFile(join(root, "var/lib/tend/backups"), "a file where the folder goes\n");
+    const result = await tend(["apply", "--init", "runit", "--root", root, "--adopt"], dir);
+    expect(result.code).toBe(1);
+    expectCleanError(result.stderr, "TEND_UNSAFE_PATH");
+    expect(await readFile(join(root, "etc/motd"), "utf8")).toBe("the admin's edit\n");
+    expect(await readFile(join(root, "etc/gone"), "utf8")).toBe("another edit\n");
+    expect(await readFile(join(root, "etc/other"), "utf8")).toBe("o2\n");
+  });
+
   it("a File given to a user or group the host lacks: plan names the resource and field, apply writes nothing", async () => {
     const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}owner: root\n---\n${FILE("conf", "/etc/app.conf", "x\n")}owner: nosuch\n---\n${FILE("other", "/etc/other.conf", "y\n")}group: nogroup-here\n`);
     const root = await imageRoot(dir, "root");

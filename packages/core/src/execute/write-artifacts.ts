@@ -14,7 +14,8 @@ import type { RecordedArtifact, StateFile } from "../state/state-file.js";
 
 /**
  * Carries out the writes and deletions of many resources: copies of edited or adopted content
- * into `backupDir` first, then the core's files as one ordered batch, then each provider store's
+ * into `backupDir` first, as a batch of their own (a resource whose copy could not be made writes
+ * and deletes nothing), then the core's files as one ordered batch, then each provider store's
  * share in one call. Writes that only catch the state up (`unrecorded`) touch nothing. Each file
  * must still hold what the plan read there when it is replaced or deleted (nothing, for one this
  * apply already `deleted`); one that changed meanwhile is left as it is and fails its resource.
@@ -29,21 +30,41 @@ export async function writeArtifacts(
   deleted: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, TendError>> {
   const failures = new Map<string, TendError>();
+  const fail = (key: string, error: TendError | null) => {
+    if (error && !failures.has(key)) failures.set(key, error);
+  };
+  // The copies first, as a batch of their own: a file whose copy could not be made is neither
+  // replaced nor deleted, so an edit is never lost without its copy.
+  const backups: FileOperation[] = [];
+  const backupOwners: string[] = [];
+  const recordedOf = new Map(entries.map((entry) => [entry.key, recordedArtifacts(state, entry.key)]));
+  for (const entry of entries) {
+    const recorded = recordedOf.get(entry.key)!;
+    try {
+      for (const write of entry.writes) {
+        if (write.why === "unrecorded") continue;
+        const store = write.artifact.store ?? "file";
+        if (!needsBackup(write, recorded.get(artifactId({ store, path: write.artifact.path })))) continue;
+        // The bytes the plan read, exactly: an edit saved in Latin-1 is kept as it was.
+        backups.push({ op: "write", path: backupPath(backupDir, store, write.artifact.path), content: write.currentBytes ?? write.current!, mode: 0o600, owner: session.files.ownership() });
+        backupOwners.push(entry.key);
+      }
+    } catch (error) {
+      failures.set(entry.key, asTendError(error, entry.key, undefined));
+    }
+  }
+  if (backups.length > 0) (await session.files.perform(backups)).forEach((error, index) => fail(backupOwners[index]!, error));
   const operations: FileOperation[] = [];
   const owners: string[] = [];
   const custom = new Map<string, { key: string; write: ArtifactWrite }[]>();
   for (const entry of entries) {
-    const recorded = recordedArtifacts(state, entry.key);
+    if (failures.has(entry.key)) continue;
+    const recorded = recordedOf.get(entry.key)!;
     try {
       for (const write of entry.writes) {
         if (write.why === "unrecorded") continue;
         const store = write.artifact.store ?? "file";
         const record = recorded.get(artifactId({ store, path: write.artifact.path }));
-        if (needsBackup(write, record)) {
-          // The bytes the plan read, exactly: an edit saved in Latin-1 is kept as it was.
-          operations.push({ op: "write", path: backupPath(backupDir, store, write.artifact.path), content: write.currentBytes ?? write.current!, mode: 0o600, owner: session.files.ownership() });
-          owners.push(entry.key);
-        }
         if (!isCoreStore(store)) {
           const list = custom.get(store) ?? [];
           list.push({ key: entry.key, write });
@@ -57,11 +78,7 @@ export async function writeArtifacts(
       failures.set(entry.key, asTendError(error, entry.key, undefined));
     }
   }
-  const results = await session.files.perform(operations);
-  results.forEach((error, index) => {
-    const key = owners[index]!;
-    if (error && !failures.has(key)) failures.set(key, error);
-  });
+  (await session.files.perform(operations)).forEach((error, index) => fail(owners[index]!, error));
   for (const [storeName, list] of custom) {
     const pending = list.filter((item) => !failures.has(item.key));
     if (pending.length === 0) continue;
