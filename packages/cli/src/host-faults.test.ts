@@ -37,6 +37,8 @@ function immutableFilesHere(): boolean {
 }
 
 const tend = (args: string[], cwd: string) => exec([process.execPath, CLI, ...args], cwd);
+/** tend run as nobody (uid 65534), from root. */
+const tendAsNobody = (args: string[], cwd: string) => exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args], cwd);
 
 async function specDir(yaml: string) {
   const dir = await mkdtemp(join(tmpdir(), "tend-fault-"));
@@ -140,7 +142,7 @@ describe("the host's faults, met as clear errors", () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     const root = await imageRoot(dir, "root");
     await mkdir(join(root, "var/lib/tend"), { recursive: true, mode: 0o755 });
-    const result = await exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, "apply", "--init", "runit", "--root", root], dir);
+    const result = await tendAsNobody(["apply", "--init", "runit", "--root", root], dir);
     expect(result.code).toBe(1);
     expectCleanError(result.stderr, "TEND_PERMISSION");
     expect(result.stderr).toContain("hint");
@@ -184,7 +186,7 @@ describe("the host's faults, met as clear errors", () => {
     const root = await imageRoot(dir, "root");
     await chmod(root, 0o700);
     for (const command of ["plan", "apply", "observe"]) {
-      const result = await exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, command, "--init", "runit", "--root", root], dir);
+      const result = await tendAsNobody([command, "--init", "runit", "--root", root], dir);
       expect(result.code, result.stderr).toBe(1);
       expectCleanError(result.stderr, "TEND_PERMISSION");
       expect(result.stderr).toMatch(/cannot look at \/var\/lib\/tend\/(state\.json|lock): permission denied/);
@@ -199,14 +201,13 @@ describe("the host's faults, met as clear errors", () => {
     const closed = join(dir, "closed");
     await mkdir(closed, { mode: 0o700 });
     await writeFile(join(closed, "tend.yaml"), FILE("motd", "/etc/motd", "hi\n"), { mode: 0o644 });
-    const asNobody = (args: string[]) => exec(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args], dir);
     for (const [file, code, args] of [
       ["tend.yaml", "TEND_SPEC", ["validate", "-f"]],
       ["tend.config.mjs", "TEND_SPEC", ["validate", "-f"]],
       ["closed/tend.yaml", "TEND_SPEC", ["validate", "-f"]],
       ["hosts.yaml", "TEND_FLEET_INVENTORY", ["plan", "-f", "tend.config.mjs", "--hosts"]],
     ] as const) {
-      const result = await asNobody([...args, join(dir, file)]);
+      const result = await tendAsNobody([...args, join(dir, file)], dir);
       expect(result.code, result.stderr).toBe(1);
       expectCleanError(result.stderr, code);
       expect(result.stderr).toContain(`${join(dir, file)} cannot be read: permission denied (the file, or a folder on its way, is closed to this user)`);

@@ -9,6 +9,11 @@ export type FileContent = string | Uint8Array | (() => Iterable<string>);
 /** The whole text, for a writer that hands it on in one piece (a child process, a remote host); bytes are decoded as UTF-8. */
 export function contentText(content: FileContent): string {
   if (typeof content === "string") return content;
-  if (content instanceof Uint8Array) return Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString("utf8");
+  if (content instanceof Uint8Array) return bytesOf(content).toString("utf8");
   return [...content()].join("");
+}
+
+/** Bytes as a Buffer over the same memory (no copy), for its encodings. */
+export function bytesOf(content: Uint8Array): Buffer {
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 }

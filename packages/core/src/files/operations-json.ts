@@ -1,4 +1,4 @@
-import { contentText, type FileContent } from "./file-content.js";
+import { bytesOf, contentText, type FileContent } from "./file-content.js";
 import type { FileOperation } from "./file-operation.js";
 
 /** How a write's content crosses to a child process: its text, or its bytes as base64 (bytes that are not UTF-8 survive no text). */
@@ -22,5 +22,5 @@ export function operationsFromJson(text: string): { root: string; operations: Fi
 }
 
 function toJson(content: FileContent): JsonContent {
-  return content instanceof Uint8Array ? { base64: Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString("base64") } : contentText(content);
+  return content instanceof Uint8Array ? { base64: bytesOf(content).toString("base64") } : contentText(content);
 }

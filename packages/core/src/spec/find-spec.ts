@@ -11,8 +11,7 @@ export const SPEC_NAMES = ["tend.config.ts", "tend.config.mts", "tend.config.js"
 export function findSpec(explicit: string | undefined, cwd?: string): string {
   if (explicit) {
     const path = isAbsolute(explicit) ? resolve(explicit) : resolve(cwd ?? currentFolder(), explicit);
-    // A path this user cannot reach is not missing: opening it says so (see inputFileProblem).
-    if (!existsSync(path) && !outOfReach(path)) throw errors.spec(`spec file ${path} does not exist`, { file: path });
+    if (missing(path)) throw errors.spec(`spec file ${path} does not exist`, { file: path });
     return path;
   }
   const here = cwd ?? currentFolder();
@@ -34,13 +33,16 @@ function currentFolder(): string {
   }
 }
 
-/** Whether `path` cannot be looked at for lack of permission (rather than being missing). */
-function outOfReach(path: string): boolean {
+/**
+ * Whether nothing is at `path`. A path this user cannot look at is not missing: opening it says
+ * so (see inputFileProblem).
+ */
+function missing(path: string): boolean {
   try {
     statSync(path);
     return false;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "EACCES" || code === "EPERM";
+    return code !== "EACCES" && code !== "EPERM";
   }
 }
