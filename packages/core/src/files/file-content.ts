@@ -1,3 +1,5 @@
+import { bytesOf } from "./bytes-of.js";
+
 /**
  * What a write puts in a file: its text; bytes, written as they are (a backup of a file whose
  * bytes are not UTF-8); or, for text too big to hold well as one string (the state.json of
@@ -11,9 +13,4 @@ export function contentText(content: FileContent): string {
   if (typeof content === "string") return content;
   if (content instanceof Uint8Array) return bytesOf(content).toString("utf8");
   return [...content()].join("");
-}
-
-/** Bytes as a Buffer over the same memory (no copy), for its encodings. */
-export function bytesOf(content: Uint8Array): Buffer {
-  return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 }

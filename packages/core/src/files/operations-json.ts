@@ -1,4 +1,5 @@
-import { bytesOf, contentText, type FileContent } from "./file-content.js";
+import { bytesOf } from "./bytes-of.js";
+import { contentText, type FileContent } from "./file-content.js";
 import type { FileOperation } from "./file-operation.js";
 
 /** How a write's content crosses to a child process: its text, or its bytes as base64 (bytes that are not UTF-8 survive no text). */
