@@ -106,6 +106,7 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
     }
   } catch (error) {
     if (wanted) return retry;
+    if (jitiMetNullDefault(error)) toConfig(null, file);
     throw specThrew(error, file, "could not be loaded");
   }
   try {
@@ -131,6 +132,15 @@ async function buildList(config: TendConfig, host: HostFacts, file: string): Pro
 export interface OpenedRawSpec {
   providers: string[];
   resources(host: HostFacts): Promise<RawSpec>;
+}
+
+/**
+ * jiti's interop reads `then` of a module whose default export is null and throws a TypeError
+ * from its own code: the spec exports nothing tend can use, and says so as for any other value.
+ */
+function jitiMetNullDefault(error: unknown): boolean {
+  const firstFrame = error instanceof TypeError ? error.stack?.split("\n").find((line) => line.trimStart().startsWith("at ")) : undefined;
+  return error instanceof TypeError && error.message === "Cannot read properties of null (reading 'then')" && /[\\/]jiti[\\/]/.test(firstFrame ?? "");
 }
 
 function toConfig(exported: unknown, file: string): TendConfig {

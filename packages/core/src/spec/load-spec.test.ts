@@ -153,6 +153,17 @@ describe("loading specs that misbehave", () => {
     expect((await loadSpec(file, HOST)).resources).toHaveLength(1);
   });
 
+  it("says what a module spec must export when it exports null, a number or nothing, loaded anew and from the cache", async () => {
+    const shared = await cache();
+    for (const text of ["export default null;\n", "export default 42;\n", "export default undefined;\n", "export const x = 1;\n"]) {
+      const file = await specFile("tend.config.ts", text);
+      for (const from of [undefined, shared, shared]) {
+        const error = await openSpec(file, from ? { cache: from } : {}).then((opened) => opened.build(HOST)).then(() => undefined, (e: unknown) => e);
+        expect(error, text).toMatchObject({ code: "TEND_SPEC", message: `${file} must export default defineConfig(host => [...]) or a list of resources` });
+      }
+    }
+  });
+
   it("reports whatever a module spec throws, Error or not", async () => {
     const file = await specFile("tend.config.mjs", `export default () => { throw "boom"; };\n`);
     await expect(loadSpec(file, HOST)).rejects.toThrow("failed while building the resource list: boom");
