@@ -63,6 +63,20 @@ describe("tend", () => {
     );
   });
 
+  it.runIf(process.platform !== "darwin")("refuses --init launchd on this platform's live host before running anything, and plans it for an image root", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
+    for (const command of ["plan", "apply", "observe"]) {
+      const live = await cli([command, "--init", "launchd"], dir);
+      expect(live.code, command).toBe(1);
+      expect(live.err).toBe(
+        `error TEND_USAGE: --init launchd: launchd runs only on darwin, and this host is ${process.platform}\n  hint Plan or apply for it into an image root with --root DIR, or run tend on a darwin host\n`,
+      );
+    }
+    const image = await cli(["plan", "--init", "launchd", "--root", await imageRoot(dir, "root")], dir);
+    expect(image.err).toBe("");
+    expect(image.out).toContain("  + service:web  /opt/web\n");
+  });
+
   it("fails the plan with the seed's text for a field the host's init cannot express", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nsystemd:\n  MemoryMax: 512M\n");
     const result = await cli(["plan", "--init", "runit", "--root", await imageRoot(dir, "root")], dir);

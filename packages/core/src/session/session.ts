@@ -15,6 +15,7 @@ import type { FileAttributes, PathContent } from "../files/host-files.js";
 import { LocalHostAccess, type HostAccess, type HostFileAccess, type HostLock } from "../host/host-access.js";
 import { carriesManagedHeader } from "../model/managed-header.js";
 import { CORE_PACKAGE_DIR } from "../core-package.js";
+import { checkInitPlatform } from "../host/init-platform.js";
 import { resolveHost, type Host, type HostOptions } from "../host/host-facts.js";
 import type { Resource } from "../model/resource-schema.js";
 import { artifactId } from "../plan/artifact-id.js";
@@ -93,6 +94,7 @@ export class Session {
     const registry = Session.discover(opened, options.toolDir);
     if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
+    if (options.root === undefined) checkInitPlatform(host.facts.init, registry.inits);
     const spec = await opened.build(host.facts);
     const access = new LocalHostAccess(options.root, host.scope, options.runner);
     return new Session(host, spec, registry, options.root, access, options.log ?? (() => undefined));
