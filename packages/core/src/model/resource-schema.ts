@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
+import { filePathProblem } from "../files/kernel-path.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 import { execProblem } from "./exec-line.js";
@@ -91,7 +92,10 @@ export const FileSchema = z
   .object({
     type: z.literal("file"),
     name,
-    path: oneLine.regex(NORMAL_PATH_PATTERN, { message: "must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`" }),
+    path: oneLine.regex(NORMAL_PATH_PATTERN, { message: "must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`" }).superRefine((path, ctx) => {
+      const problem = NORMAL_PATH_PATTERN.test(path) ? filePathProblem(path) : undefined;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
     content: z.string().refine((text) => !hasNul(text), { message: "must not hold a NUL byte" }),
     mode: z.string().regex(/^0?[0-7]{3,4}$/, { message: "must be an octal mode such as `0644`" }).optional(),
     owner: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a user name or id" }).optional(),
