@@ -224,14 +224,14 @@ describe("validateSpec: specs that could never converge", () => {
     expect(messages([{ type: "file", name: "a", path: "/etc/app.conf/", content: "" }])[0]).toContain("no trailing `/`");
   });
 
-  it("refuses `/` and paths in the kernel's file systems, which no write by rename can replace", () => {
+  it("refuses `/` and paths in procfs and sysfs, which no write by rename can replace", () => {
     expect(messages([{ type: "file", name: "a", path: "/", content: "" }])).toEqual(["file:a has an invalid `path`: must name a file, not `/`"]);
-    for (const [path, folder] of [["/proc/sys/vm/swappiness", "/proc"], ["/sys/kernel/mm/transparent_hugepage/enabled", "/sys"], ["/dev/sda", "/dev"], ["/dev", "/dev"]]) {
+    for (const [path, folder] of [["/proc/sys/vm/swappiness", "/proc"], ["/sys/kernel/mm/transparent_hugepage/enabled", "/sys"], ["/sys", "/sys"]]) {
       expect(messages([{ type: "file", name: "a", path, content: "" }])).toEqual([
-        `file:a has an invalid \`path\`: must not be in ${folder}: the kernel's file system there holds settings and devices, not files tend can replace (use sysctl.d, udev rules or tmpfiles.d)`,
+        `file:a has an invalid \`path\`: must not be in ${folder}: the kernel's file system there holds its settings, not files tend can replace (use sysctl.d, udev rules or tmpfiles.d)`,
       ]);
     }
-    for (const path of ["/devices/x", "/process.conf", "/etc/sys/x", "/srv/proc"]) expect(messages([{ type: "file", name: "a", path, content: "" }]), path).toEqual([]);
+    for (const path of ["/dev/shm/app.lock", "/process.conf", "/etc/sys/x", "/srv/proc"]) expect(messages([{ type: "file", name: "a", path, content: "" }]), path).toEqual([]);
   });
 
   it("refuses a distro unit named like a unit tend renders for a service or timer", () => {
