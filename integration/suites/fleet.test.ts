@@ -26,6 +26,7 @@ export default defineConfig((host) => [
   ...(host.facts?.extra ? [file("extra", { path: "/etc/fleet/extra.conf", content: "extra\\n" })] : []),
   ...(host.facts?.many ? Array.from({ length: Number(host.facts.many) }, (_, i) => service(\`s\${i}\`, { exec: \`/opt/demo/bin/demo s\${i}\`, restart: "always" })) : []),
   ...(host.facts?.alice ? [file("alice-conf", { path: "/home/alice/.config/fleet.conf", content: "for alice\\n" })] : []),
+  ...(host.facts?.directory ? [file("directory", { path: "/etc/fleet/directory.conf", content: "for a directory user\\n", owner: "ldapuser", group: "ldapgroup", mode: "0640" })] : []),
 ]);
 `;
 
@@ -228,5 +229,27 @@ describe("a fleet over OpenSSH (systemd, runit and OpenRC in containers)", () =>
     }
     const unchanged = await lab.tend(["plan", "-f", spec, "--hosts", file, "--detailed-exitcode"]);
     expect(unchanged.exitCode, unchanged.stdout + unchanged.stderr).toBe(0);
+  });
+
+  it("gives a file to a user and group only the host's name service knows (not its /etc/passwd), as chown there would", async () => {
+    const host = hosts.runit;
+    const file = lab.inventory("directory.hosts.yaml", [lab.entry("runit", host.id, ["facts: { directory: true }"])]);
+    const unknown = await lab.tend(["plan", "-f", spec, "--hosts", file]);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain("unknown user `ldapuser` on runit");
+    // The directory, played by libnss-extrausers: ldapuser is in no file tend reads at detection.
+    await host.mustSh("cp /etc/nsswitch.conf /etc/nsswitch.conf.orig && sed -i 's/^passwd:.*/passwd: files extrausers/; s/^group:.*/group: files extrausers/' /etc/nsswitch.conf");
+    await host.writeFile("/var/lib/extrausers/passwd", "ldapuser:x:70001:70002:LDAP user:/home/ldapuser:/bin/sh\n");
+    await host.writeFile("/var/lib/extrausers/group", "ldapgroup:x:70002:\n");
+    try {
+      expect((await host.exec(["grep", "-q", "ldapuser", "/etc/passwd", "/etc/group"])).exitCode).toBe(1);
+      const apply = await lab.tend(["apply", "-f", spec, "--hosts", file]);
+      expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+      expect(await host.mustSh("stat -c '%u:%g %a' /etc/fleet/directory.conf")).toBe("70001:70002 640\n");
+      const converged = await lab.tend(["plan", "-f", spec, "--hosts", file, "--detailed-exitcode"]);
+      expect(converged.exitCode, converged.stdout + converged.stderr).toBe(0);
+    } finally {
+      await host.mustSh("mv /etc/nsswitch.conf.orig /etc/nsswitch.conf && rm -f /var/lib/extrausers/passwd /var/lib/extrausers/group");
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { HostAccess, HostFacts, HostLock, OpenedSpec, Paint, ProviderRegist
 import { TendError } from "@tend/core";
 import type { InventoryHost } from "../inventory/load-inventory.js";
 import { detectHost } from "../remote/detect-host.js";
+import { addNameServiceUsers } from "../remote/name-service-users.js";
 import { RemoteHostFiles } from "../remote/remote-files.js";
 import { RemoteLock } from "../remote/remote-lock.js";
 import { RemoteRunner } from "../remote/remote-runner.js";
@@ -108,6 +109,7 @@ async function runHost(inv: InventoryHost, options: FleetOptions, controlDir: st
     if (found.distroVersion) detected.distroVersion = found.distroVersion;
     const facts: HostFacts = { name: inv.name, init, os: found.platform, arch: found.arch, user: "root", home: found.home, groups: inv.groups, facts: { ...detected, ...inv.facts } };
     const spec = await options.opened.build(facts);
+    await addNameServiceUsers(conn, spec.resources, found.users);
     const files = new RemoteHostFiles(conn, inv.name, found.users);
     const access: HostAccess = { runner: new RemoteRunner(conn, inv.name), files, lock: (path: string, _scope: Scope) => new RemoteLock(conn, inv.name, path) };
     const session = Session.fromParts({
