@@ -44,7 +44,7 @@ export async function openModuleSpec(file: string, cache?: ContentCache): Promis
         loaded = await importSpec(file, cache, true);
         list = await buildList(loaded.config, host, file);
       }
-      const resources = flatten(list);
+      const resources = flatten(list, file);
       // A resource made with service()/timer()/file() knows its line; a plain object only its file.
       return { resources, locate: (index) => ({ file, ...(siteOf(resources[index])?.file === file ? { line: siteOf(resources[index])!.line } : {}) }) };
     },
@@ -150,13 +150,35 @@ function toConfig(exported: unknown, file: string): TendConfig {
   throw errors.spec(`${file} must export default defineConfig(host => [...]) or a list of resources`, { file });
 }
 
-function flatten(list: ResourceList): unknown[] {
+/**
+ * The resources of the spec's list, whose items may be lists again (nested as deep as the spec
+ * likes: walked without recursion) or false, null and undefined (left out). A list inside its own
+ * items is the spec's error, and so is anything a Proxy or getter throws while it is read.
+ */
+function flatten(list: ResourceList, file: string): unknown[] {
   if (!Array.isArray(list)) throw errors.spec("the spec's resources must be a list");
   const out: unknown[] = [];
-  for (const item of list) {
-    if (item === false || item === null || item === undefined) continue;
-    if (Array.isArray(item)) out.push(...flatten(item));
-    else out.push(item);
+  const open = new Set<unknown[]>([list]);
+  const stack: { items: unknown[]; at: number }[] = [{ items: list, at: 0 }];
+  try {
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.at >= top.items.length) {
+        open.delete(top.items);
+        stack.pop();
+        continue;
+      }
+      const item = top.items[top.at++];
+      if (item === false || item === null || item === undefined) continue;
+      if (!Array.isArray(item)) out.push(item);
+      else if (open.has(item)) throw errors.spec(`${file} builds a resource list that holds itself: a list is one of its own items, at any depth`, { file });
+      else {
+        open.add(item);
+        stack.push({ items: item, at: 0 });
+      }
+    }
+  } catch (error) {
+    throw specThrew(error, file, "failed while its resource list was read");
   }
   return out;
 }

@@ -164,6 +164,32 @@ describe("loading specs that misbehave", () => {
     }
   });
 
+  it("flattens lists nested as deep or as long as a spec makes them, and names a list that holds itself or a trap that throws", async () => {
+    const nested = await specFile(
+      "tend.config.ts",
+      `import { file } from "@tend/core";
+let deep: unknown[] = [file("deep", { path: "/etc/deep", content: "" })];
+for (let i = 0; i < 200_000; i++) deep = [deep];
+const common = [file("common", { path: "/etc/common", content: "" })];
+export default [deep, [Array.from({ length: 200_000 }, () => null)], common, [false, undefined]];
+`,
+    );
+    expect((await loadSpec(nested, HOST)).resources.map((r) => r.name)).toEqual(["deep", "common"]);
+    const itself = await specFile("tend.config.ts", `const list: unknown[] = [[]];
+(list[0] as unknown[]).push(list);
+export default list;
+`);
+    expect(await loadSpec(itself, HOST).catch((e: unknown) => e)).toMatchObject({ code: "TEND_SPEC", message: `${itself} builds a resource list that holds itself: a list is one of its own items, at any depth` });
+    const trap = await specFile("tend.config.ts", `export default new Proxy([1], {
+  get(target, key) {
+    if (key === "0") throw new Error("no item here");
+    return Reflect.get(target, key);
+  },
+});
+`);
+    expect(await loadSpec(trap, HOST).catch((e: unknown) => e)).toMatchObject({ code: "TEND_SPEC", message: `${trap} failed while its resource list was read: no item here`, location: { line: 3 } });
+  });
+
   it("reports whatever a module spec throws, Error or not", async () => {
     const file = await specFile("tend.config.mjs", `export default () => { throw "boom"; };\n`);
     await expect(loadSpec(file, HOST)).rejects.toThrow("failed while building the resource list: boom");
