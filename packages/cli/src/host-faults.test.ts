@@ -65,6 +65,23 @@ describe("the host's faults, met as clear errors", () => {
     expect(result.stderr).toContain("names no image root");
   });
 
+  // Without the check these applies would write into this machine's / : each runs in a private
+  // mount namespace, tmpfs over /run (where the file goes) and /var/lib (where the state would).
+  it.runIf(isRoot)("refuses a --root that leads to this host's own root: a link to /, /proc/self/root, a bind mount of /", async () => {
+    const dir = await specDir(FILE("probe", "/run/tend-root-probe", "hi\n"));
+    await symlink("/", join(dir, "image"));
+    const bound = await imageRoot(dir, "bound");
+    for (const root of [join(dir, "image"), "/proc/self/root", `${dir}/image/tmp/..`, bound]) {
+      const apply = `${process.execPath} ${CLI} apply --init runit --root ${root}`;
+      const script = `mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /var/lib && mount --bind / ${bound} && ${apply}; code=$?; test -e /run/tend-root-probe && echo written; test -e /var/lib/tend && echo state; exit $code`;
+      const result = await exec(["unshare", "-m", "sh", "-c", script], dir);
+      expect(result.code, `apply --root ${root}`).toBe(1);
+      expectCleanError(result.stderr, "TEND_USAGE");
+      expect(result.stderr).toContain(`--root ${root} is this host's own root folder (it leads to /), not an image root`);
+      expect(result.stdout).toBe("");
+    }
+  });
+
   it("refuses a --root that does not exist or is not a folder (a typo), for plan and apply, making nothing", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     for (const [root, why] of [[join(dir, "imgae"), "does not exist"], [join(dir, "tend.yaml"), "is not a folder"], ["/dev/null", "is not a folder"]] as const) {

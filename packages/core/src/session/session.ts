@@ -562,4 +562,11 @@ export function checkRoot(root: string | undefined): void {
     throw errors.usage(`--root ${root} does not exist`, { hint: "Give the folder of an existing image root (debootstrap, or an unpacked image, makes one)" });
   }
   if (!folder) throw errors.usage(`--root ${root} is not a folder`, { hint: "Give the folder of an image root (--root /srv/image)" });
+  // A link to / (/proc/self/root too) or a bind mount of it is this host's root under another name.
+  const [inside, top] = [statSync(root), statSync("/")];
+  if (inside.dev === top.dev && inside.ino === top.ino) {
+    throw errors.usage(`--root ${root} is this host's own root folder (it leads to /), not an image root`, {
+      hint: "Give the folder of an image root (--root /srv/image), or drop --root to work on this host",
+    });
+  }
 }
