@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { NORMAL_PATH_PATTERN } from "../files/host-path.js";
-import { filePathProblem } from "../files/kernel-path.js";
+import { filePathProblem } from "../files/file-path-problem.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 import { execProblem } from "./exec-line.js";
