@@ -172,7 +172,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
       await pause(4_000);
       expect(await demoStarts(host, "api")).toHaveLength(1); // ./run keeps exiting before exec while db is down
       // runsv starts ./run again each second, so `sv status` may catch it for a moment: no api program runs.
-      expect((await host.exec(["pgrep", "-f", "demo api"])).exitCode).toBe(1);
+      expect((await host.exec(["pgrep", "-f", "[d]emo api"])).exitCode).toBe(1); // [d]: not the exec wrapper that holds this pattern
 
       await host.mustSh("sv up /etc/sv/tend-db");
       await host.waitFor(async () => (await demoStarts(host, "api")).length === 2, { timeoutMs: 15_000, what: "tend-api to start once tend-db runs" });
