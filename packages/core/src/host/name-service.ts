@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { childProcesses } from "../runner/child-process.js";
 
 const answers = new Map<string, string[] | undefined>();
 
@@ -14,7 +14,7 @@ export function nameServiceEntry(database: "passwd" | "group", key: string): str
   if (answers.has(asked)) return answers.get(asked);
   let entry: string[] | undefined;
   try {
-    const line = execFileSync("getent", [database, key], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] }).split("\n")[0] ?? "";
+    const line = childProcesses().execFileSync("getent", [database, key], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] }).split("\n")[0] ?? "";
     const fields = line.split(":");
     entry = fields.length >= (database === "passwd" ? 6 : 3) ? fields : undefined;
   } catch {
