@@ -63,7 +63,7 @@ describe("tend", () => {
     );
   });
 
-  it.runIf(process.platform !== "darwin")("refuses --init launchd on this platform's live host before running anything, and plans it for an image root", async () => {
+  it.runIf(process.platform !== "darwin")("refuses --init launchd on this platform's live host before running anything; plans it for an image root, validates and renders it", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
     for (const command of ["plan", "apply", "observe"]) {
       const live = await cli([command, "--init", "launchd"], dir);
@@ -75,6 +75,13 @@ describe("tend", () => {
     const image = await cli(["plan", "--init", "launchd", "--root", await imageRoot(dir, "root")], dir);
     expect(image.err).toBe("");
     expect(image.out).toContain("  + service:web  /opt/web\n");
+    // validate and render run none of its tools: they work for launchd here, as for every init
+    expect((await cli(["validate", "--init", "launchd"], dir)).code).toBe(0);
+    for (const init of ["launchd", "all"]) {
+      const render = await cli(["render", "--init", init], dir);
+      expect(render.err, `render --init ${init}`).toBe("");
+      expect(render.out).toContain("/Library/LaunchDaemons/tend.web.plist");
+    }
   });
 
   it("fails the plan with the seed's text for a field the host's init cannot express", async () => {

@@ -5,8 +5,8 @@ import { installCommandFor } from "../command-line/install-command.js";
 
 export { CLI_PACKAGE_DIR };
 
-/** Opens a session from the common flags. */
-export async function openSession(line: CommandLine, extra: { init?: string; log?: (text: string) => void } = {}): Promise<Session> {
+/** Opens a session from the common flags; `rendersOnly` for a command that runs none of the init's tools (validate, render). */
+export async function openSession(line: CommandLine, extra: { init?: string; log?: (text: string) => void; rendersOnly?: boolean } = {}): Promise<Session> {
   const { Session } = await import("@tend/core/runtime");
   return Session.open({
     ...(await specCache()),
@@ -15,6 +15,7 @@ export async function openSession(line: CommandLine, extra: { init?: string; log
     ...(line.root !== undefined ? { root: line.root } : {}),
     ...(line.user !== undefined ? { user: line.user } : {}),
     ...(extra.log ? { log: extra.log } : {}),
+    ...(extra.rendersOnly ? { runsInit: false } : {}),
     toolDir: CLI_PACKAGE_DIR,
     installCommand: installCommandFor(CLI_PACKAGE_DIR),
   });

@@ -17,7 +17,7 @@ export async function renderCommand(line: CommandLine, io: CliIo): Promise<numbe
   for (const init of inits) {
     const rendered: (typeof results)[number] = { init, resources: [] };
     results.push(rendered);
-    const session = await openSession(line, { init });
+    const session = await openSession(line, { init, rendersOnly: true });
     if (inits.length > 1) io.out(`${io.paint.bold(`# ${init}`)}\n`);
     const self = resolveHost({ user: line.user ?? true, init }, registry.inits).scope;
     const userScope: Scope = self.kind === "user" ? self : { kind: "user", user: "root", uid: 0, gid: 0, home: lookupUser("0")?.home ?? "/root" };

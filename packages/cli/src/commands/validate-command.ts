@@ -24,7 +24,7 @@ export async function validateCommand(line: CommandLine, io: CliIo): Promise<num
   async function renderedClashes(commandLine: CommandLine) {
     let session;
     try {
-      session = await openSession(commandLine);
+      session = await openSession(commandLine, { rendersOnly: true });
     } catch (error) {
       if (TendError.isInstance(error) && (error.code === "TEND_NO_INIT" || error.code === "TEND_UNKNOWN_INIT")) return [];
       throw error;

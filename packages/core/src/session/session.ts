@@ -49,6 +49,11 @@ export interface SessionOptions extends HostOptions {
   log?: (line: string) => void;
   /** Where work is kept between runs (a validated YAML spec); none by default. */
   cache?: ContentCache;
+  /**
+   * Whether the command runs the init's own tools (plan, apply, observe: the default) or only
+   * renders files (validate, render), which works for any init on any platform.
+   */
+  runsInit?: boolean;
 }
 
 /**
@@ -94,7 +99,7 @@ export class Session {
     const registry = Session.discover(opened, options.toolDir);
     if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);
-    if (options.root === undefined) checkInitPlatform(host.facts.init, registry.inits);
+    if (options.runsInit !== false && options.root === undefined) checkInitPlatform(host.facts.init, registry.inits);
     const spec = await opened.build(host.facts);
     const access = new LocalHostAccess(options.root, host.scope, options.runner);
     return new Session(host, spec, registry, options.root, access, options.log ?? (() => undefined));
