@@ -1,6 +1,6 @@
 import type { Resource } from "@tend/core";
 import { q, SSH_FAILED, type ShellChannel } from "../ssh/ssh-connection.js";
-import { parseUserDatabases, type HostUsers } from "./remote-files.js";
+import { findGroup, findUser, parseUserDatabases, type HostUsers } from "./remote-files.js";
 
 /**
  * The Files' owners and groups that the target's /etc/passwd and /etc/group (read at detection)
@@ -13,8 +13,8 @@ export async function addNameServiceUsers(channel: ShellChannel, resources: read
   const groups = new Set<string>();
   for (const resource of resources) {
     if (resource.type !== "file") continue;
-    if (resource.owner !== undefined && !knownUser(resource.owner, users)) owners.add(resource.owner);
-    if (resource.group !== undefined && !/^[0-9]+$/.test(resource.group) && !users.groups.has(resource.group)) groups.add(resource.group);
+    if (resource.owner !== undefined && !findUser(users, resource.owner)) owners.add(resource.owner);
+    if (resource.group !== undefined && findGroup(users, resource.group) === undefined) groups.add(resource.group);
   }
   if (owners.size === 0 && groups.size === 0) return;
   const ask = (database: string, keys: Set<string>) => (keys.size === 0 ? "" : `getent ${database} ${[...keys].map(q).join(" ")} 2>/dev/null || true`);
@@ -25,12 +25,4 @@ export async function addNameServiceUsers(channel: ShellChannel, resources: read
   const found = parseUserDatabases(passwd, rest.split("--end")[0] ?? "");
   for (const [name, entry] of found.users) if (!users.users.has(name)) users.users.set(name, entry);
   for (const [name, gid] of found.groups) if (!users.groups.has(name)) users.groups.set(name, gid);
-  // An owner given by id is found by its uid; the entry is kept under its name, which ownership() looks through.
-}
-
-function knownUser(owner: string, users: HostUsers): boolean {
-  if (users.users.has(owner)) return true;
-  if (!/^[0-9]+$/.test(owner)) return false;
-  const uid = Number(owner);
-  return [...users.users.values()].some((u) => u.uid === uid);
 }

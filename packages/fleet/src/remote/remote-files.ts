@@ -285,13 +285,13 @@ export class RemoteHostFiles implements HostFileAccess {
   ownership(owner?: string, group?: string): Ownership {
     const result: Ownership = {};
     if (owner) {
-      const entry = this.users.users.get(owner) ?? numeric(owner, (id) => [...this.users.users.values()].find((u) => u.uid === id));
+      const entry = findUser(this.users, owner);
       if (!entry) throw new TendError("TEND_USAGE", `unknown user \`${owner}\` on ${this.host}`, { field: "owner" });
       result.uid = entry.uid;
       result.gid = entry.gid;
     }
     if (group) {
-      const gid = this.users.groups.get(group) ?? numeric(group, (id) => id);
+      const gid = findGroup(this.users, group);
       if (gid === undefined) throw new TendError("TEND_USAGE", `unknown group \`${group}\` on ${this.host}`, { field: "group" });
       result.gid = gid;
     }
@@ -372,6 +372,16 @@ export class RemoteHostFiles implements HostFileAccess {
   async mkdir(path: string, options: { mode?: number; owner?: string; group?: string } = {}): Promise<void> {
     await this.performOne({ op: "mkdir", path, mode: options.mode ?? 0o755, owner: this.ownership(options.owner, options.group) });
   }
+}
+
+/** A user of the target by name, or by uid when given digits. */
+export function findUser(users: HostUsers, owner: string): { uid: number; gid: number } | undefined {
+  return users.users.get(owner) ?? numeric(owner, (id) => [...users.users.values()].find((u) => u.uid === id));
+}
+
+/** A group id of the target by name; digits are the id itself. */
+export function findGroup(users: HostUsers, group: string): number | undefined {
+  return users.groups.get(group) ?? numeric(group, (id) => id);
 }
 
 function numeric<T>(text: string, find: (id: number) => T | undefined): T | undefined {
