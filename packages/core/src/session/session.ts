@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ContentCache } from "../cache/content-cache.js";
 import type { Artifact } from "../contract/artifact.js";
@@ -560,15 +560,15 @@ export function checkRoot(root: string | undefined): void {
     });
   }
   // A mistyped root would otherwise be planned as an empty image and made by apply.
-  let folder = false;
+  let inside: Stats;
   try {
-    folder = statSync(root).isDirectory();
+    inside = statSync(root);
   } catch {
     throw errors.usage(`--root ${root} does not exist`, { hint: "Give the folder of an existing image root (debootstrap, or an unpacked image, makes one)" });
   }
-  if (!folder) throw errors.usage(`--root ${root} is not a folder`, { hint: "Give the folder of an image root (--root /srv/image)" });
+  if (!inside.isDirectory()) throw errors.usage(`--root ${root} is not a folder`, { hint: "Give the folder of an image root (--root /srv/image)" });
   // A link to / (/proc/self/root too) or a bind mount of it is this host's root under another name.
-  const [inside, top] = [statSync(root), statSync("/")];
+  const top = statSync("/");
   if (inside.dev === top.dev && inside.ino === top.ino) {
     throw errors.usage(`--root ${root} is this host's own root folder (it leads to /), not an image root`, {
       hint: "Give the folder of an image root (--root /srv/image), or drop --root to work on this host",
