@@ -6,6 +6,7 @@ import type { Jiti } from "jiti";
 import type { ContentCache } from "../cache/content-cache.js";
 import type { HostFacts } from "../contract/host.js";
 import { errors } from "../errors/catalogue.js";
+import type { TendError } from "../errors/tend-error.js";
 import type { ResourceList, TendConfig } from "../model/builders.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
@@ -106,7 +107,7 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
     }
   } catch (error) {
     if (wanted) return retry;
-    if (jitiMetNullDefault(error)) toConfig(null, file);
+    if (jitiMetNullDefault(error)) throw notASpec(file);
     throw specThrew(error, file, "could not be loaded");
   }
   try {
@@ -139,15 +140,21 @@ export interface OpenedRawSpec {
  * from its own code: the spec exports nothing tend can use, and says so as for any other value.
  */
 function jitiMetNullDefault(error: unknown): boolean {
-  const firstFrame = error instanceof TypeError ? error.stack?.split("\n").find((line) => line.trimStart().startsWith("at ")) : undefined;
-  return error instanceof TypeError && error.message === "Cannot read properties of null (reading 'then')" && /[\\/]jiti[\\/]/.test(firstFrame ?? "");
+  if (!(error instanceof TypeError) || error.message !== "Cannot read properties of null (reading 'then')") return false;
+  const firstFrame = error.stack?.split("\n").find((line) => line.trimStart().startsWith("at "));
+  return /[\\/]jiti[\\/]/.test(firstFrame ?? "");
+}
+
+/** A module whose default export is no spec. */
+function notASpec(file: string): TendError {
+  return errors.spec(`${file} must export default defineConfig(host => [...]) or a list of resources`, { file });
 }
 
 function toConfig(exported: unknown, file: string): TendConfig {
   if (typeof exported === "function") return { resources: exported as TendConfig["resources"] };
   if (Array.isArray(exported)) return { resources: () => exported as ResourceList };
   if (exported && typeof exported === "object" && typeof (exported as TendConfig).resources === "function") return exported as TendConfig;
-  throw errors.spec(`${file} must export default defineConfig(host => [...]) or a list of resources`, { file });
+  throw notASpec(file);
 }
 
 /**
