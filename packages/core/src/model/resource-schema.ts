@@ -92,8 +92,8 @@ export const FileSchema = z
   .object({
     type: z.literal("file"),
     name,
-    path: oneLine.regex(NORMAL_PATH_PATTERN, { message: "must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`" }).superRefine((path, ctx) => {
-      const problem = NORMAL_PATH_PATTERN.test(path) ? filePathProblem(path) : undefined;
+    path: oneLine.regex(NORMAL_PATH_PATTERN, { message: "must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`", abort: true }).superRefine((path, ctx) => {
+      const problem = filePathProblem(path);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
     content: z.string().refine((text) => !hasNul(text), { message: "must not hold a NUL byte" }),
