@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { execProblem, parseExec, shellStaysInFront, signalReachesProgram } from "./exec-line.js";
+import { MAX_ARGUMENT_BYTES } from "./argument-limit.js";
 import { shellQuote } from "./shell-quote.js";
 import { execLastCommand, shellWords } from "./shell-words.js";
 
@@ -107,6 +108,22 @@ describe("execProblem", () => {
     expect(execProblem("cd /x && ./run")).toBeUndefined();
     expect(execProblem(`/opt/x "unclosed`)).toBe('it has a `"` that is never closed');
     expect(execProblem("/opt/x --ok")).toBeUndefined();
+  });
+
+  it("refuses an argument longer than the kernel passes to a program, as the kernel does", () => {
+    const fits = "x".repeat(MAX_ARGUMENT_BYTES);
+    const over = `${fits}x`;
+    // The kernel's own answer for the limit: execve of a program with each argument.
+    expect(spawnSync("/bin/true", [fits]).error).toBeUndefined();
+    expect(spawnSync("/bin/true", [over]).error).toMatchObject({ code: "E2BIG" });
+    expect(execProblem(`/opt/x ${fits}`)).toBeUndefined();
+    expect(execProblem(`/opt/x ${over}`)).toBe("an argument is 131,072 bytes, and Linux starts no program with one over 131,071 (MAX_ARG_STRLEN)");
+    expect(execProblem(`prog '${"é".repeat(65_536)}'`)).toContain("an argument is 131,072 bytes");
+    // A shell line is one argument of /bin/sh, however short its words.
+    const script = `/opt/x ${"ab ".repeat(44_000)}| cat`;
+    expect(parseExec(script).kind).toBe("shell");
+    expect(execProblem(script)).toContain("its script, which `/bin/sh -c` gets as one argument, is 132,");
+    expect(execProblem(`/opt/x ${"ab ".repeat(44_000)}`)).toBeUndefined();
   });
 
   it.each(["@", "+", "!", "!!", ":", "-"])("never lets systemd's %s prefix reach ExecStart: a path after it is relative, a bare name (but an option) runs through env", (prefix) => {

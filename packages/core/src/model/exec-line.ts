@@ -1,3 +1,4 @@
+import { argumentSizeProblem } from "./argument-limit.js";
 import { endsInExec, execLastCommand, shellWords } from "./shell-words.js";
 
 /**
@@ -15,7 +16,10 @@ export type ExecLine =
   | { kind: "shell"; script: string; argv: ["/bin/sh", "-c", string] };
 
 export function parseExec(exec: string): ExecLine {
-  const read = shellWords(exec.trim());
+  return execLineOf(exec, shellWords(exec.trim()));
+}
+
+function execLineOf(exec: string, read: ReturnType<typeof shellWords>): ExecLine {
   if (read.kind !== "words") {
     const script = exec.trim();
     return { kind: "shell", script, argv: ["/bin/sh", "-c", execLastCommand(script)] };
@@ -53,6 +57,12 @@ export function execProblem(exec: string): string | undefined {
   const first = read.kind === "words" ? read.words[0]! : (exec.trim().split(/[ \t]+/)[0] ?? "");
   if (first.includes("/") && !first.startsWith("/")) {
     return `\`${first}\` is a relative path, which each init resolves from another folder; use an absolute path, or a bare command name looked up on PATH`;
+  }
+  const line = execLineOf(exec, read);
+  if (line.kind === "shell") return argumentSizeProblem("its script, which `/bin/sh -c` gets as one argument,", line.argv[2]);
+  for (const word of line.argv) {
+    const problem = argumentSizeProblem("an argument", word);
+    if (problem) return problem;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import { filePathProblem } from "../files/file-path-problem.js";
 import { ENV_NAME_PATTERN, hasNul, isOneLine, NAME_PATTERN, PACKAGE_NAME_PATTERN, PACKAGE_VERSION_PATTERN } from "./text-rules.js";
 import { parseReference } from "./reference.js";
 import { execProblem } from "./exec-line.js";
+import { argumentSizeProblem } from "./argument-limit.js";
 import { SIGNALS } from "./signals.js";
 
 const oneLine = z.string().refine(isOneLine, { message: "must be one line, without control characters" });
@@ -20,7 +21,12 @@ const reference = z
   .string()
   .refine((text) => parseReference(text) !== undefined, { message: "must be a reference such as `file:nginx-config` or `File[nginx-config]`" });
 const references = z.array(reference);
-const env = z.record(z.string().regex(ENV_NAME_PATTERN, { message: "must be a shell variable name" }), oneLine);
+const env = z.record(z.string().regex(ENV_NAME_PATTERN, { message: "must be a shell variable name" }), oneLine).superRefine((vars, ctx) => {
+  for (const [key, value] of Object.entries(vars)) {
+    const problem = argumentSizeProblem("`NAME=value`", `${key}=${value}`);
+    if (problem) ctx.addIssue({ code: "custom", path: [key], message: problem });
+  }
+});
 
 const scalar = z.union([oneLine, z.number(), z.boolean()]);
 const directiveValue = z.union([scalar, z.array(scalar)]);

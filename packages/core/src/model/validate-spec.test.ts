@@ -93,6 +93,14 @@ describe("validateSpec", () => {
     expect(messages([{ type: "service", name: "web", exec: "x", env: { "A-B": "1" } }])[0]).toContain("shell variable name");
   });
 
+  it("refuses an env variable longer than the kernel passes to a program, naming it", () => {
+    const value = "v".repeat(131_071 - "BIG=".length);
+    expect(validateSpec([{ type: "service", name: "web", exec: "/opt/web", env: { BIG: value } }])[0]).toMatchObject({ env: { BIG: value } });
+    expect(() => validateSpec([{ type: "service", name: "web", exec: "/opt/web", env: { BIG: `${value}v` } }])).toThrow(
+      "service:web has an invalid `env.BIG`: `NAME=value` is 131,072 bytes, and Linux starts no program with one over 131,071 (MAX_ARG_STRLEN)",
+    );
+  });
+
   it("rejects duplicates, case-only twins and a service and a timer that would share a unit", () => {
     expect(messages([{ type: "service", name: "web", exec: "x" }, { type: "service", name: "web", exec: "y" }])).toEqual(["service:web is declared twice"]);
     expect(messages([{ type: "service", name: "Web", exec: "x" }, { type: "service", name: "web", exec: "y" }])[0]).toContain("only in case");
