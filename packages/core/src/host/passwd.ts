@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { nameServiceEntry } from "./name-service.js";
 
@@ -9,16 +9,42 @@ export interface PasswdEntry {
   home: string;
 }
 
+/** A database file's rows, with the file's identity when it was read. */
+interface ReadDb {
+  stamp: string;
+  rows: string[][];
+}
+
+/**
+ * Each database file as last read, kept while its inode, size, change and modification times
+ * stay the same: a spec of many Files with owners looks up one file per owner, and `useradd`
+ * (a package's install script) replaces the file, which changes its stamp.
+ */
+const readDbs = new Map<string, ReadDb>();
+
+/** The file's rows, or undefined when it cannot be read (missing, a folder, closed to this user). */
+function readRows(path: string): string[][] | undefined {
+  try {
+    const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!stats?.isFile()) return undefined;
+    const stamp = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    const known = readDbs.get(path);
+    if (known?.stamp === stamp) return known.rows;
+    const rows = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line && !line.startsWith("#"))
+      .map((line) => line.split(":"));
+    readDbs.set(path, { stamp, rows });
+    return rows;
+  } catch {
+    return undefined;
+  }
+}
+
 function readDb(file: string, root: string | undefined): string[][] {
   for (const path of root ? [join(root, file), file] : [file]) {
-    try {
-      return readFileSync(path, "utf8")
-        .split("\n")
-        .filter((line) => line && !line.startsWith("#"))
-        .map((line) => line.split(":"));
-    } catch {
-      // try the next place
-    }
+    const rows = readRows(path);
+    if (rows) return rows;
   }
   return [];
 }
