@@ -27,7 +27,7 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
   const found: TendError[] = [];
   const keys = new Map<string, number>();
   const folded = new Map<string, string>();
-  const paths = new Map<string, { key: string; path: string }>();
+  const paths = new Map<string, { key: string; path: string; index: number }>();
   resources.forEach((resource, index) => {
     if (!resource) return;
     const key = `${resource.type}:${resource.name}`;
@@ -53,11 +53,12 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
         const what = same ? `writes ${resource.path}, as ${owner.key} does` : `writes ${resource.path}, which differs from ${owner.key}'s ${owner.path} only in ${owner.path.normalize("NFC") === resource.path.normalize("NFC") ? "its Unicode form (NFC, NFD)" : "case"}`;
         found.push(errors.duplicate(key, what, { ...at(["path"]), field: "path" }));
       }
-      paths.set(foldedPath, { key, path: resource.path });
+      paths.set(foldedPath, { key, path: resource.path, index });
       const own = options.reserved?.find((dir) => resource.path === dir || resource.path.startsWith(`${dir}/`));
       if (own) found.push(errors.invalidField(key, "path", `${resource.path} is inside ${own}, which holds tend's own state, journal, backups or lock`, { ...at(["path"]), field: "path" }));
     }
   });
+  found.push(...folderClashes(paths, locate));
   found.push(...unitNameClashes(resources, locate));
   resources.forEach((resource, index) => {
     if (!resource) return;
@@ -146,3 +147,29 @@ function unitNameClashes(resources: (Resource | undefined)[], locate: Locate): T
   });
   return found;
 }
+
+/**
+ * Files one of which would be the folder of another (`/etc/app` and `/etc/app/app.conf`): a path
+ * cannot be both, and whichever an apply wrote first, the other would fail on the host. Named at
+ * the file whose path is the folder, once, with the first file written inside it.
+ */
+function folderClashes(paths: Map<string, { key: string; path: string; index: number }>, locate: Locate): TendError[] {
+  const found: TendError[] = [];
+  const named = new Set<string>();
+  for (const [folded, inner] of paths) {
+    for (let slash = folded.indexOf("/", 1); slash !== -1; slash = folded.indexOf("/", slash + 1)) {
+      const outer = paths.get(folded.slice(0, slash));
+      if (!outer || named.has(outer.key)) continue;
+      named.add(outer.key);
+      found.push(
+        errors.invalidField(outer.key, "path", `${outer.path} is the folder that ${inner.key}'s ${inner.path} is written in; one path cannot be both a file and a folder`, {
+          ...locate(outer.index, ["path"]),
+          resource: outer.key,
+          field: "path",
+        }),
+      );
+    }
+  }
+  return found;
+}
+

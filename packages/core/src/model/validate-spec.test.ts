@@ -225,6 +225,15 @@ describe("schedules", () => {
 });
 
 describe("validateSpec: specs that could never converge", () => {
+  it("refuses a file whose path is the folder of another file's, once, in either order", () => {
+    const outer = { type: "file", name: "app", path: "/etc/app", content: "x" };
+    const inner = (name: string, path: string) => ({ type: "file", name, path, content: "" });
+    const why = "file:app has an invalid `path`: /etc/app is the folder that file:conf's /etc/app/conf.d/x.conf is written in; one path cannot be both a file and a folder";
+    expect(messages([outer, inner("conf", "/etc/app/conf.d/x.conf"), inner("more", "/etc/app/y.conf")])).toEqual([why]);
+    expect(() => validateSpec([inner("conf", "/etc/app/conf.d/x.conf"), outer])).toThrow(why);
+    expect(validateSpec([outer, inner("near", "/etc/apps/x.conf"), inner("nearer", "/etc/app.d/x.conf")])).toHaveLength(3);
+  });
+
   it("takes only normal absolute paths, so two spellings of one file cannot be two resources", () => {
     expect(messages([{ type: "file", name: "a", path: "//etc//app.conf", content: "" }])).toEqual([
       "file:a has an invalid `path`: must be an absolute, normal path: no `.` or `..` parts, no `//`, no trailing `/`",
