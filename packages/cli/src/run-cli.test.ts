@@ -152,6 +152,21 @@ describe("tend validate, with the host's providers", () => {
     expect(result.code).toBe(1);
     expect(result.err).toContain("error TEND_DUPLICATE: file:clash would write /etc/sv/tend-web/run, as service:web does");
   });
+
+  it("fails a file inside a file or link a service renders, before anything is applied", async () => {
+    const dir = await specDir(
+      "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n---\ntend: v1alpha1\ntype: File\nname: unit\npath: /etc/systemd/system/tend-web.service/x\ncontent: x\n" +
+        "---\ntend: v1alpha1\ntype: File\nname: link\npath: /etc/runit/runsvdir/default/tend-web/x\ncontent: x\n---\ntend: v1alpha1\ntype: File\nname: inside\npath: /etc/sv/tend-web/env/A\ncontent: x\n",
+    );
+    const systemd = await cli(["validate", "--init", "systemd"], dir);
+    expect(systemd.code).toBe(1);
+    expect(systemd.err).toContain("error TEND_DUPLICATE: file:unit would write /etc/systemd/system/tend-web.service/x inside /etc/systemd/system/tend-web.service, which service:web writes as a file");
+    const runit = await cli(["validate", "--init", "runit"], dir);
+    expect(runit.code).toBe(1);
+    expect(runit.err).toContain("error TEND_DUPLICATE: file:link would write /etc/runit/runsvdir/default/tend-web/x inside /etc/runit/runsvdir/default/tend-web, which service:web writes as a link");
+    // A file inside a folder the service renders is the admin's to add.
+    expect(runit.err.match(/error /g)).toHaveLength(1);
+  });
 });
 
 describe("a run in one scope, with resources of the other", () => {

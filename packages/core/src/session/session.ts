@@ -34,6 +34,7 @@ import { keepSecretsPrivate } from "../model/secret-env.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
+import { folderClashes, type PathOwner } from "./folder-clashes.js";
 import { providerContext, type ContextParts } from "./provider-context.js";
 import { ProviderRegistry } from "./provider-registry.js";
 
@@ -177,7 +178,7 @@ export class Session {
   renderAll(resources: Resource[], assigned: Map<string, ProviderDefinition>, ctx: RenderContext = this.renderContext()): Map<string, Artifact[]> {
     const rendered = new Map<string, Artifact[]>();
     const problems: TendError[] = [];
-    const owners = new Map<string, { key: string; store: string }>();
+    const owners = new Map<string, PathOwner>();
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
@@ -206,6 +207,7 @@ export class Session {
         problems.push(asTendError(error, key, provider?.name));
       }
     }
+    problems.push(...folderClashes(owners, this.spec.file));
     if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
     return rendered;
   }
