@@ -55,6 +55,17 @@ desired:
     expect((error as TendError).location).toMatchObject({ file, line: 5, resource: "service:web", field: "restart" });
   });
 
+  it("passes over documents with nothing written in them, and refuses one that holds a value other than a resource", async () => {
+    const web = "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n";
+    const names = async (text: string) => (await loadSpec(await specFile("tend.yaml", text), HOST)).resources.map((r) => r.name);
+    expect(await names(`---\n${web}---\n`)).toEqual(["web"]);
+    expect(await names(`${web}---\n# db, for later\n---\n---  # nothing\n${web.replace("web", "api")}`)).toEqual(["web", "api"]);
+    for (const value of ["~", "null", "web", "[web]"]) {
+      const file = await specFile("tend.yaml", `${web}---\n${value}\n`);
+      await expect(loadSpec(file, HOST)).rejects.toMatchObject({ message: "each YAML document must be one resource (a mapping)", location: { line: 6 } });
+    }
+  });
+
   it("refuses a document without tend: v1alpha1", async () => {
     const file = await specFile("tend.yaml", "type: Service\nname: web\n");
     await expect(loadSpec(file, HOST)).rejects.toThrow("each document needs `tend: v1alpha1`");

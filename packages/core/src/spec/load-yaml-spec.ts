@@ -1,4 +1,4 @@
-import { isAlias, isMap, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
+import { isAlias, isMap, isScalar, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
 import { errors } from "../errors/catalogue.js";
 import type { ErrorLocation } from "../errors/tend-error.js";
 import type { Locate } from "../model/validate-spec.js";
@@ -28,7 +28,8 @@ export async function parseYamlSpec(file: string, text: string): Promise<RawSpec
       const why = /Maximum call stack/.test(first.message) ? "it nests too deeply" : first.message.split("\n")[0];
       throw errors.spec(`${file} is not valid YAML: ${why}`, at(first.pos[0]));
     }
-    if (doc.contents === null) continue;
+    // Nothing written (a `---` at the end, a document commented out) is no resource, as a text of comments alone is none.
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.source === "" && doc.contents.value === null)) continue;
     if (!isMap(doc.contents)) throw errors.spec("each YAML document must be one resource (a mapping)", at(doc.contents.range?.[0]));
     const value = documentValue(doc, file, at);
     const version = value.tend;
