@@ -54,7 +54,7 @@ describe("tend", () => {
 
   it("validates a spec and names file, line, resource and field of an error", async () => {
     const good = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
-    expect((await cli(["validate"], good)).out).toMatch(/tend\.yaml: valid, 1 services, 0 timers, 0 files\n$/);
+    expect((await cli(["validate"], good)).out).toMatch(/tend\.yaml: valid, 1 service, 0 timers, 0 files, 0 packages\n$/);
     const bad = await specDir("tend: v1alpha1\ntype: Service\nname: my service\nexec: /opt/web\n");
     const result = await cli(["validate"], bad);
     expect(result.code).toBe(1);

@@ -16,9 +16,11 @@ export async function validateCommand(line: CommandLine, io: CliIo): Promise<num
   const spec = await opened.build(host.facts);
   const clashes = await renderedClashes(line);
   if (clashes.length > 0) throw clashes.length === 1 ? clashes[0]! : new TendErrors(clashes);
-  const count = (type: string) => spec.resources.filter((r) => r.type === type).length;
-  io.out(`${file}: valid, ${count("service")} services, ${count("timer")} timers, ${count("file")} files\n`);
-  io.result({ file, valid: true, counts: { service: count("service"), timer: count("timer"), file: count("file") } });
+  const counts = { service: 0, timer: 0, file: 0, package: 0 };
+  for (const resource of spec.resources) counts[resource.type] += 1;
+  const listed = Object.entries(counts).map(([type, n]) => `${n} ${type}${n === 1 ? "" : "s"}`);
+  io.out(`${file}: valid, ${listed.join(", ")}\n`);
+  io.result({ file, valid: true, counts });
   return 0;
 
   async function renderedClashes(commandLine: CommandLine) {
