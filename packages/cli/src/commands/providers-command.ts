@@ -13,7 +13,7 @@ export async function providersCommand(line: CommandLine, io: CliIo): Promise<nu
     if (line.spec !== undefined) throw error;
   }
   const registry = Session.discover(specFile ? await openSpec(specFile, await specCache()) : undefined, CLI_PACKAGE_DIR);
-  const init = line.init ? parseInit(line.init, registry.inits) : detectInit(registry.inits);
+  const init = line.init ? parseInit(line.init, registry.inits) : detectInit(registry.inits, line.root);
   const serving = new Set(
     init ? (["service", "timer", "package"] as const).map((type) => registry.packageFor(init, type)?.packageName).filter(Boolean) : [],
   );

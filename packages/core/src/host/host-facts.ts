@@ -24,7 +24,7 @@ export interface Host {
  * root is the target), the user's own otherwise; `--user [NAME]` chooses the user scope.
  */
 export function resolveHost(options: HostOptions, inits: InitCatalogue, requireInit = true): Host {
-  const init = options.init ? parseInit(options.init, inits) : detectInit(inits);
+  const init = options.init ? parseInit(options.init, inits) : detectInit(inits, options.root);
   if (!init && requireInit) throw errors.noInit(inits.names);
   const uid = process.getuid?.() ?? 0;
   const self = userInfo();

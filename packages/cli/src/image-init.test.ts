@@ -1,0 +1,74 @@
+import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.js";
+
+async function cli(argv: string[], cwd: string) {
+  let out = "";
+  let err = "";
+  const previous = process.cwd();
+  process.chdir(cwd);
+  try {
+    const code = await runCli(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
+    return { code, out, err };
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+/** The init `tend providers` names for these flags (null: none). */
+async function initOf(cwd: string, flags: string[]): Promise<string | null> {
+  return (JSON.parse((await cli(["providers", ...flags, "--json"], cwd)).out) as { result: { init: string | null } }).result.init;
+}
+
+/** An image root whose /sbin/init is a link, as each distro's init package makes it (usrmerge: /sbin is usr/sbin). */
+async function imageWithInit(dir: string, name: string, link: string, program: string): Promise<string> {
+  const root = join(dir, name);
+  await mkdir(join(root, "usr/sbin"), { recursive: true });
+  await symlink("usr/sbin", join(root, "sbin"));
+  await mkdir(join(root, "usr", program, ".."), { recursive: true });
+  await writeFile(join(root, "usr", program), "", { mode: 0o755 });
+  await symlink(link, join(root, "usr/sbin/init"));
+  return root;
+}
+
+describe("the init of an image root", () => {
+  const SPEC = "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n";
+
+  it("is the one the image's /sbin/init names, whatever this host runs", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-image-init-"));
+    await writeFile(join(dir, "tend.yaml"), SPEC);
+    const images = [
+      ["systemd", await imageWithInit(dir, "debian", "/lib/systemd/systemd", "lib/systemd/systemd")],
+      ["runit", await imageWithInit(dir, "void", "runit-init", "sbin/runit-init")],
+      ["dinit", await imageWithInit(dir, "chimera", "../bin/dinit", "bin/dinit")],
+    ] as const;
+    await symlink("usr/lib", join(dir, "debian/lib"));
+    await mkdir(join(dir, "chimera/etc/dinit.d/boot.d"), { recursive: true });
+    await writeFile(join(dir, "chimera/etc/dinit.d/boot"), "type = internal\nwaits-for.d = /etc/dinit.d/boot.d\n");
+    for (const [init, root] of images) {
+      const plan = await cli(["plan", "--root", root], dir);
+      expect(plan.err).toBe("");
+      expect(plan.out).toContain(`(${init})\n  + service:web  /opt/web\n`);
+      expect(await initOf(dir, ["--root", root])).toBe(init);
+    }
+    // --init still decides.
+    expect((await cli(["plan", "--root", images[0][1], "--init", "openrc"], dir)).out).toContain("(OpenRC)");
+  });
+
+  it("follows the image's links inside the image only, and is this host's when the image names none", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-image-init-"));
+    await writeFile(join(dir, "tend.yaml"), SPEC);
+    // A link that climbs out of the image to a dinit on this host ends inside the image, where there is none.
+    await mkdir(join(dir, "outside"));
+    await writeFile(join(dir, "outside/dinit"), "", { mode: 0o755 });
+    const climbing = await imageWithInit(dir, "climbing", `${"../".repeat(12)}${join(dir, "outside/dinit").slice(1)}`, "bin/other");
+    const empty = join(dir, "empty");
+    await mkdir(empty);
+    const unknown = await imageWithInit(dir, "sysv", "/usr/lib/sysvinit/init", "lib/sysvinit/init");
+    const thisHost = await initOf(dir, []);
+    expect(thisHost).not.toBe("dinit");
+    for (const root of [climbing, empty, unknown]) expect(await initOf(dir, ["--root", root])).toBe(thisHost);
+  });
+});

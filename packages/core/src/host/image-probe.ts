@@ -1,0 +1,28 @@
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import type { HostProbe } from "../discovery/init-catalogue.js";
+import { resolveBeneath } from "../files/resolve-beneath.js";
+
+/**
+ * What init detection looks at in an image root: the program its PID 1 would be, the image's
+ * `/sbin/init` with its links followed inside the root (`/lib/systemd/systemd`, `runit-init`,
+ * `dinit`, `openrc-init`), and marker paths inside the root. The platform is this machine's.
+ */
+export function imageProbe(root: string): HostProbe {
+  const inside = (path: string) => {
+    try {
+      const real = resolveBeneath(root, path, true);
+      return existsSync(real) ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    platform: process.platform,
+    pid1: () => {
+      const init = inside("/sbin/init");
+      return init ? basename(init) : "";
+    },
+    exists: (path) => inside(path) !== undefined,
+  };
+}
