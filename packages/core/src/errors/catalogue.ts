@@ -251,6 +251,11 @@ export const moreErrors = {
       hint: "Restore it from a backup. Or move it away and run plan: files tend wrote carry its header and are listed as orphans, which apply --adopt takes back",
       ...o,
     }),
+  stateTooNew: (path: string, why: string, o?: TendErrorOptions) =>
+    new TendError("TEND_STATE_DAMAGED", `the state file ${path} cannot be read: ${why}`, {
+      hint: "Run the tend that wrote it, or a newer one; an older tend would lose what the newer one recorded",
+      ...o,
+    }),
   orphan: (ref: string, path: string, o?: TendErrorOptions) =>
     new TendError("TEND_UNMANAGED_FILE", `${ref} would write ${path}, which carries tend's header but which no state records`, {
       hint: "tend wrote it and lost track of it (a lost or moved state): run apply with --adopt to take it back",

@@ -8,6 +8,13 @@ const CORE_STORES = ["file", "symlink", "directory"];
 
 export class StateShapeError extends Error {}
 
+/** A state written by a newer tend, in a version this one does not read. */
+export class StateTooNewError extends StateShapeError {
+  constructor(readonly version: number) {
+    super(`it was written by a newer tend (state version ${version}; this tend reads versions 1 and 2)`);
+  }
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
@@ -27,6 +34,7 @@ export function parseState(text: string, home?: string): { state: StateFile; pro
     throw new StateShapeError(`it is not JSON (${(error as Error).message})`);
   }
   if (!isObject(raw)) throw new StateShapeError("it is not a JSON object");
+  if (typeof raw.version === "number" && Number.isInteger(raw.version) && raw.version > 2) throw new StateTooNewError(raw.version);
   if (raw.version !== 1 && raw.version !== 2) throw new StateShapeError(`its version is ${JSON.stringify(raw.version)}, and this tend reads versions 1 and 2`);
   if (typeof raw.serial !== "number" || !Number.isInteger(raw.serial) || raw.serial < 0) throw new StateShapeError("its `serial` is not a whole number");
   if (!isObject(raw.resources)) throw new StateShapeError("its `resources` is not an object");

@@ -44,10 +44,17 @@ describe("StateStore", () => {
     expect(Object.keys((await folded.store.load()).resources)).toEqual([]);
   });
 
+  it("refuses a state a newer tend wrote, saying so, and to run that tend", async () => {
+    const { store: s } = await store({ version: 3, serial: 1, resources: {}, somethingNew: [] });
+    const error = await s.load().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "TEND_STATE_DAMAGED", hint: "Run the tend that wrote it, or a newer one; an older tend would lose what the newer one recorded" });
+    expect((error as TendError).message).toMatch(/^the state file \S+state\.json cannot be read: it was written by a newer tend \(state version 3; this tend reads versions 1 and 2\)$/);
+  });
+
   it.each([
     ["not JSON", "{", /is not JSON/],
     ["resources: null", { version: 2, serial: 1, resources: null }, /`resources` is not an object/],
-    ["an unknown version", { version: 9, serial: 1, resources: {} }, /version is 9/],
+    ["an unknown version", { version: "2", serial: 1, resources: {} }, /version is "2"/],
     ["a bad serial", { version: 2, serial: "x", resources: {} }, /`serial`/],
   ])("refuses a damaged state (%s) with TEND_STATE_DAMAGED and a hint", async (_what, content, message) => {
     const { store: s } = await store(content);

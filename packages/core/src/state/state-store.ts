@@ -3,7 +3,7 @@ import type { Scope } from "../contract/host.js";
 import { moreErrors } from "../errors/catalogue.js";
 import type { PathContent } from "../files/host-files.js";
 import type { HostFileAccess } from "../host/host-access.js";
-import { parseRecord, parseState, StateShapeError } from "./parse-state.js";
+import { parseRecord, parseState, StateShapeError, StateTooNewError } from "./parse-state.js";
 import { stateJsonPieces } from "./state-json-pieces.js";
 import { emptyState, type RecordedResource, type StateFile } from "./state-file.js";
 import type { Resource } from "../model/resource-schema.js";
@@ -74,6 +74,7 @@ export class StateStore {
         state = parsed.state;
         this.problems.push(...parsed.problems);
       } catch (error) {
+        if (error instanceof StateTooNewError) throw moreErrors.stateTooNew(where, error.message);
         if (error instanceof StateShapeError) throw moreErrors.stateDamaged(where, error.message);
         throw error;
       }
