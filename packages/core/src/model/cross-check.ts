@@ -172,4 +172,3 @@ function folderClashes(paths: Map<string, { key: string; path: string; index: nu
   }
   return found;
 }
-
