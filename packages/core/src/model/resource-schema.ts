@@ -103,7 +103,10 @@ export const FileSchema = z
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
     content: z.string().refine((text) => !hasNul(text), { message: "must not hold a NUL byte" }),
-    mode: z.string().regex(/^0?[0-7]{3,4}$/, { message: "must be an octal mode such as `0644`" }).optional(),
+    mode: z
+      .string({ error: "must be an octal mode in quotes, such as `\"0644\"`: as a number its digits are not octal (TypeScript's 0o644 is 420)" })
+      .regex(/^0?[0-7]{3,4}$/, { message: "must be an octal mode such as `0644`" })
+      .optional(),
     owner: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a user name or id" }).optional(),
     group: oneLine.regex(/^[a-z_][a-z0-9_.-]*\$?$|^[0-9]+$/i, { message: "must be a group name or id" }).optional(),
     requires: references.optional(),

@@ -93,6 +93,13 @@ describe("validateSpec", () => {
     expect(messages([{ type: "service", name: "web", exec: "x", env: { "A-B": "1" } }])[0]).toContain("shell variable name");
   });
 
+  it("takes a File's mode as a string of octal digits, and says why a number is not one", () => {
+    expect(validateSpec([{ type: "file", name: "f", path: "/etc/f", content: "", mode: "0640" }])[0]).toMatchObject({ mode: "0640" });
+    expect(messages([{ type: "file", name: "f", path: "/etc/f", content: "", mode: 0o644 }])).toEqual([
+      'file:f has an invalid `mode`: must be an octal mode in quotes, such as `"0644"`: as a number its digits are not octal (TypeScript\'s 0o644 is 420)',
+    ]);
+  });
+
   it("refuses an env variable longer than the kernel passes to a program, naming it", () => {
     const value = "v".repeat(131_071 - "BIG=".length);
     expect(validateSpec([{ type: "service", name: "web", exec: "/opt/web", env: { BIG: value } }])[0]).toMatchObject({ env: { BIG: value } });

@@ -66,6 +66,16 @@ desired:
     }
   });
 
+  it("reads a File's mode written without quotes as the octal digits written, as chmod would", async () => {
+    const file = (mode: string) => `tend: v1alpha1\ntype: File\nname: f${mode.replace(/\W/g, "")}\npath: /etc/f${mode.replace(/\W/g, "")}\ncontent: x\nmode: ${mode}\n`;
+    const spec = await loadSpec(await specFile("tend.yaml", ["0644", "0o755", "640", "04755", '"0600"'].map(file).join("---\n")), HOST);
+    expect(spec.resources.map((r) => (r as { mode?: string }).mode)).toEqual(["0644", "0755", "640", "04755", "0600"]);
+    await expect(loadSpec(await specFile("tend.yaml", file("0999")), HOST)).rejects.toMatchObject({
+      message: expect.stringContaining("has an invalid `mode`: must be an octal mode in quotes, such as `\"0644\"`: as a number its digits are not octal"),
+      location: { line: 6 },
+    });
+  });
+
   it("refuses a document without tend: v1alpha1", async () => {
     const file = await specFile("tend.yaml", "type: Service\nname: web\n");
     await expect(loadSpec(file, HOST)).rejects.toThrow("each document needs `tend: v1alpha1`");

@@ -38,6 +38,7 @@ export async function parseYamlSpec(file: string, text: string): Promise<RawSpec
     }
     const { tend: _version, type, ...fields } = value;
     const lowered = typeof type === "string" ? TYPES[type.toLowerCase()] : undefined;
+    if (lowered === "file" && typeof fields.mode === "number") fields.mode = modeAsWritten(doc) ?? fields.mode;
     resources.push({ type: lowered ?? type, ...fields });
     kept.push(doc);
   }
@@ -80,4 +81,16 @@ function documentValue(doc: Document, file: string, at: (offset: number | undefi
         : message.split("\n")[0];
     throw errors.spec(`${file} cannot be read: ${why}`, at(offset));
   }
+}
+
+/**
+ * A File's `mode` written as a number (`mode: 0644`, `mode: 0o755`), as the digits written: YAML
+ * 1.2 reads `0644` as six hundred and forty-four, where an admin means chmod's octal 0644.
+ * Undefined for a number that is not octal digits as written.
+ */
+function modeAsWritten(doc: Document): string | undefined {
+  const node = doc.get("mode", true);
+  if (!isScalar(node) || typeof node.source !== "string") return undefined;
+  // As if quoted: `0644` and `644` as they are, YAML's own octal `0o644` as `0644`.
+  return /^(0o?)?[0-7]{3,4}$/.test(node.source) ? node.source.replace(/^0o/, "0") : undefined;
 }
