@@ -80,11 +80,26 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
       field: [...issue.path, keys[0]].join("."),
     });
   }
-  if (issue.path[0] === "desired" && issue.path.length === 2 && issue.code === "invalid_type") {
+  const value = issue.path.reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<PropertyKey, unknown>)[key] : undefined), record);
+  if (issue.path[0] === "desired" && issue.path.length === 2 && issue.code === "invalid_type" && value === undefined) {
     return errors.invalidField(ref, "desired", "needs both `state` (running or stopped) and `enabled` (true or false); neither has a default", location);
   }
+  // Only in place of zod's own words: a schema's message of its own (a File's mode) says more.
+  const wrongType = issue.code === "invalid_type" && issue.message.startsWith("Invalid input") ? typeMismatch((issue as { expected?: string }).expected, value) : undefined;
+  if (wrongType) return errors.invalidField(ref, field, wrongType, location);
   const message = issue.code === "invalid_key" ? ((issue as { issues?: { message: string }[] }).issues?.[0]?.message ?? issue.message) : issue.message;
   return errors.invalidField(ref, field || "type", message, location);
+}
+
+/**
+ * What to write instead of a value YAML or a spec gave as the wrong type, where the usual slip is
+ * a scalar left unquoted: `PORT: 8080` where text is wanted, `enabled: yes` (text in YAML 1.2)
+ * where a boolean is. Undefined for anything else, which keeps the schema's own message.
+ */
+function typeMismatch(expected: string | undefined, value: unknown): string | undefined {
+  if (expected === "string" && (typeof value === "number" || typeof value === "boolean")) return `must be text; write it in quotes: \`"${String(value)}"\``;
+  if (expected === "boolean" && typeof value === "string") return `must be true or false, not the text \`${value}\`${/^(y|yes|n|no|on|off)$/i.test(value) ? " (YAML 1.2 reads yes, no, on and off as text)" : ""}`;
+  return undefined;
 }
 
 /** The fields a resource type takes (for "did you mean"). */
