@@ -93,12 +93,16 @@ describe("validateSpec", () => {
     expect(messages([{ type: "service", name: "web", exec: "x", env: { "A-B": "1" } }])[0]).toContain("shell variable name");
   });
 
-  it("says to quote a number or true/false given where text goes, and that YAML 1.2 reads yes as text", () => {
+  it("says to quote a number or true/false given where text goes, that YAML 1.2 reads yes as text, and to bracket one name where a list goes", () => {
     expect(messages([{ type: "service", name: "web", exec: "/opt/web", env: { PORT: 8080, DEBUG: true }, desired: { state: "running", enabled: "yes" }, user: "on" }])).toEqual([
       'service:web has an invalid `user`: must be true or false, not the text `on` (YAML 1.2 reads yes, no, on and off as text)',
       'service:web has an invalid `env.PORT`: must be text; write it in quotes: `"8080"`',
       'service:web has an invalid `env.DEBUG`: must be text; write it in quotes: `"true"`',
       "service:web has an invalid `desired.enabled`: must be true or false, not the text `yes` (YAML 1.2 reads yes, no, on and off as text)",
+    ]);
+    expect(messages([{ type: "service", name: "web", exec: "/opt/web", after: "db", restartOn: "file:conf" }])).toEqual([
+      "service:web has an invalid `after`: must be a list; write `[db]`",
+      "service:web has an invalid `restartOn`: must be a list; write `[file:conf]`",
     ]);
     expect(messages([{ type: "service", name: "web", exec: "/opt/web", desired: { state: "running" } }])).toEqual([
       "service:web has an invalid `desired`: needs both `state` (running or stopped) and `enabled` (true or false); neither has a default",

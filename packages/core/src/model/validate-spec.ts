@@ -94,10 +94,11 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
 /**
  * What to write instead of a value YAML or a spec gave as the wrong type, where the usual slip is
  * a scalar left unquoted: `PORT: 8080` where text is wanted, `enabled: yes` (text in YAML 1.2)
- * where a boolean is. Undefined for anything else, which keeps the schema's own message.
+ * where a boolean is, one name where a list is (`after: db`). Undefined for anything else, which keeps the schema's own message.
  */
 function typeMismatch(expected: string | undefined, value: unknown): string | undefined {
   if (expected === "string" && (typeof value === "number" || typeof value === "boolean")) return `must be text; write it in quotes: \`"${String(value)}"\``;
+  if (expected === "array" && typeof value === "string") return `must be a list; write \`[${value}]\``;
   if (expected === "boolean" && typeof value === "string") return `must be true or false, not the text \`${value}\`${/^(y|yes|n|no|on|off)$/i.test(value) ? " (YAML 1.2 reads yes, no, on and off as text)" : ""}`;
   return undefined;
 }
