@@ -57,6 +57,7 @@ describe("packages with apt on a runit host", () => {
       buildDeb("tend-demo", "1.0", { "/usr/bin/tend-demo": { content: demoProgram("1.0"), mode: "755" } }),
       buildDeb("tend-demo", "1.1", { "/usr/bin/tend-demo": { content: demoProgram("1.1"), mode: "755" } }),
       buildDeb("tend-post", "1.0", { "/usr/share/tend-post/README": { content: "tend-post\n", mode: "644" } }, "#!/bin/sh\\nset -e\\necho \"configured $1\" >> /var/tmp/tend-post.postinst\\n"),
+      buildDeb("tend-user", "1.0", { "/usr/share/tend-user/README": { content: "tend-user\n", mode: "644" } }, "#!/bin/sh\\nset -e\\ngetent passwd tenduser >/dev/null || useradd --system --no-create-home tenduser\\n"),
       INDEX,
     ].join("\n");
     await host.mustSh(script, { timeoutMs: 120_000 });
@@ -132,6 +133,24 @@ describe("packages with apt on a runit host", () => {
     expect(output).toContain("package:tend-nope: no package tend-nope is in this host's apt package lists");
     expect(output).toContain("package:tend-demo: version 9.9 is not in this host's apt package lists");
     expect(output).toContain("1.1, 1.0");
+  });
+
+  it("writes a File owned by the user a package it requires makes after installing the package, in one apply", async () => {
+    const conf = "tend: v1alpha1\ntype: File\nname: user-conf\npath: /etc/tend-user.conf\ncontent: \"secret = 1\\n\"\nmode: \"0640\"\nowner: tenduser\ngroup: tenduser\nrequires:\n  - Package[tend-user]\n";
+    const userSpec = SPEC;
+    // What the test before applied, and the package and the File.
+    await host.writeFile(userSpec, spec(pkgDoc("tend-demo", "state: latest\n"), pkgDoc("tend-post", "state: absent\n"), WEB, pkgDoc("tend-user"), conf));
+    expect((await host.sh("getent passwd tenduser")).exitCode).toBe(2);
+    const planned = await host.expectTend(["plan", "-f", userSpec, "--detailed-exitcode"], { exitCode: 2 });
+    expect(planned).toContain("+ package:tend-user");
+    expect(planned).toContain("+ file:user-conf  /etc/tend-user.conf");
+    const applied = await host.expectTend(["apply", "-f", userSpec]);
+    expect(applied.indexOf("package:tend-user: added")).toBeLessThan(applied.indexOf("file:user-conf: wrote /etc/tend-user.conf"));
+    expect(await host.mustSh("stat -c '%U:%G %a' /etc/tend-user.conf")).toBe("tenduser:tenduser 640\n");
+    await host.expectTend(["plan", "-f", userSpec, "--detailed-exitcode"]);
+    // A File owned by a user that no package in the spec makes is still refused at plan.
+    await host.writeFile("/spec/nobody.yaml", spec(conf.replace(/tenduser/g, "tendnobody").replace("user-conf", "nobody-conf").replace("/etc/tend-user.conf", "/etc/nobody.conf").replace(/requires:\n.*\n/, "")));
+    expect(await host.expectTend(["plan", "-f", "/spec/nobody.yaml"], { exitCode: 1 })).toContain("unknown user `tendnobody`");
   });
 
   it("leaves nothing in /var/lib/tend but the lock and the state", async () => {

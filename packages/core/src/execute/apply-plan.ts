@@ -9,6 +9,7 @@ import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
 import { applyWaves } from "./apply-waves.js";
+import { installStages } from "./install-stages.js";
 import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
 import { checkDesired } from "./check-desired.js";
 import { describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
@@ -162,63 +163,71 @@ export async function applyPlan(
     await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);
   }
 
-  // 3. Every write, in dependency order, as one batch.
+  // 3–5 a stage at a time: the files of what comes after a package this apply installs are
+  // written once it is installed. Without such a package, all of it is one stage.
   const operating = active.filter((e) => e.action !== "remove");
-  tell("writing files");
-  const writing = operating.filter((e) => e.writes.length > 0 && !blocked(e));
-  const results = await writeArtifacts(session, writing, state, assigned, backupDir, new Set(written));
-  for (const entry of writing) {
-    const error = results.get(entry.key);
-    if (error) {
-      fail(entry, error);
-      continue;
-    }
-    const record = state.resources[entry.key]!;
-    store.set(state, entry.key, { ...record, resource: entry.resource, artifacts: confirmedArtifacts(record.artifacts, entry.writes) });
-    written.push(...entry.writes.filter(changesContent).map((w) => w.artifact.path));
-    for (const write of entry.writes) if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write)}`);
-  }
-  await checkpoint("writing files");
-
-  // 4. Once per provider: daemon-reload, compile, switch.
-  tell("telling the init about the files");
-  for (const provider of new Set(assigned.values())) {
-    if (!provider.afterWrites) continue;
-    const mine = active.filter((e) => assigned.get(e.key) === provider && !failed.has(e.key));
-    if (mine.length === 0 && written.length === 0) continue;
-    try {
-      await provider.afterWrites(mine.map(toChange), written, ctxFor(provider));
-    } catch (error) {
-      for (const entry of mine) fail(entry, error);
-    }
-  }
-  store.noteProviders(state);
-  await checkpoint("telling the init about the files");
-
-  // 5. Operations, a wave of independent resources at a time.
   const verifyTargets: VerifyTarget[] = [];
-  const waves = applyWaves(operating);
-  for (const [index, wave] of waves.entries()) {
-    tell(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
-    const ready = wave.filter((e) => !blocked(e));
-    await recheckMissingUnits(ready);
-    const done = await runProviders(ready.filter((e) => !failed.has(e.key)), "apply");
-    for (const entry of ready) {
-      if (!done.has(entry.key)) continue;
-      const provider = providerOf(entry);
-      const verifying = provider !== undefined && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"));
-      // A start or restart stays in the ledger until verification sees the service up.
-      settle(entry.key, entry.resource, verifying ? ["start", "restart"] : []);
-      if (verifying) verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
-      finished.add(entry.key);
-      const did = entry.ops.map((op) => PAST[op]!).join(", ");
-      const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
-      if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
-      else log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
+  for (const [stageIndex, stage] of installStages(operating).entries()) {
+    // 3. Every write of the stage, in dependency order, as one batch.
+    tell("writing files");
+    const writtenBefore = stageIndex === 0 ? 0 : written.length;
+    const writing = stage.filter((e) => e.writes.length > 0 && !blocked(e));
+    const results = await writeArtifacts(session, writing, state, assigned, backupDir, new Set(written));
+    for (const entry of writing) {
+      const error = results.get(entry.key);
+      if (error) {
+        fail(entry, error);
+        continue;
+      }
+      const record = state.resources[entry.key]!;
+      store.set(state, entry.key, { ...record, resource: entry.resource, artifacts: confirmedArtifacts(record.artifacts, entry.writes) });
+      written.push(...entry.writes.filter(changesContent).map((w) => w.artifact.path));
+      for (const write of entry.writes) if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write)}`);
     }
-    if (!session.offline) await recordVersions(ready.filter((e) => done.has(e.key)));
+    await checkpoint("writing files");
+
+    // 4. Once per provider and stage: daemon-reload, compile, switch.
+    tell("telling the init about the files");
+    const inStage = new Set(stage);
+    const told = stageIndex === 0 ? active.filter((e) => e.action === "remove" || inStage.has(e)) : stage;
+    const stageWritten = written.slice(writtenBefore);
+    for (const provider of new Set(assigned.values())) {
+      if (!provider.afterWrites) continue;
+      const mine = told.filter((e) => assigned.get(e.key) === provider && !failed.has(e.key));
+      if (mine.length === 0 && stageWritten.length === 0) continue;
+      try {
+        await provider.afterWrites(mine.map(toChange), stageWritten, ctxFor(provider));
+      } catch (error) {
+        for (const entry of mine) fail(entry, error);
+      }
+    }
     store.noteProviders(state);
-    await checkpoint(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
+    await checkpoint("telling the init about the files");
+
+    // 5. Operations, a wave of independent resources at a time.
+    const waves = applyWaves(stage);
+    for (const [index, wave] of waves.entries()) {
+      tell(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
+      const ready = wave.filter((e) => !blocked(e));
+      await recheckMissingUnits(ready);
+      const done = await runProviders(ready.filter((e) => !failed.has(e.key)), "apply");
+      for (const entry of ready) {
+        if (!done.has(entry.key)) continue;
+        const provider = providerOf(entry);
+        const verifying = provider !== undefined && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"));
+        // A start or restart stays in the ledger until verification sees the service up.
+        settle(entry.key, entry.resource, verifying ? ["start", "restart"] : []);
+        if (verifying) verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
+        finished.add(entry.key);
+        const did = entry.ops.map((op) => PAST[op]!).join(", ");
+        const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
+        if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
+        else log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
+      }
+      if (!session.offline) await recordVersions(ready.filter((e) => done.has(e.key)));
+      store.noteProviders(state);
+      await checkpoint(waves.length === 1 ? "carrying out the changes" : `carrying out wave ${index + 1} of ${waves.length}`);
+    }
   }
 
   // 6. Verification: up, and still up with the same identity after one settle window for all.

@@ -34,6 +34,7 @@ import { keepSecretsPrivate } from "../model/secret-env.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
+import { afterAnInstall } from "./after-install.js";
 import { folderClashes, type PathOwner } from "./folder-clashes.js";
 import { providerContext, type ContextParts } from "./provider-context.js";
 import { ProviderRegistry } from "./provider-registry.js";
@@ -341,7 +342,7 @@ export class Session {
     const { current, currentBytes, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
-    const hostProblems: TendError[] = unknownOwners(resources, this.files, this.spec.file);
+    const hostProblems: TendError[] = unknownOwners(resources, observations, this.files, this.spec.file);
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
       const found = await provider.checkHost(list, observations, providerContext(this.parts, state, provider.name));
@@ -498,12 +499,16 @@ function readCoreArtifact(store: string, found: PathContent, masksWhenEmpty: boo
 
 /**
  * A File's owner or group that this host's user database lacks: apply could not give the file to
- * them, so plan says so at the field, before anything is written.
+ * them, so plan says so at the field, before anything is written. Not for a File that comes after
+ * a package the spec installs, which may bring the user: its write names a user still missing.
  */
-function unknownOwners(resources: Resource[], files: HostFileAccess, file: string): TendError[] {
+function unknownOwners(resources: Resource[], observations: Map<string, Observation>, files: HostFileAccess, file: string): TendError[] {
   const problems: TendError[] = [];
+  let installedFirst: Set<string> | undefined;
   for (const resource of resources) {
     if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) continue;
+    installedFirst ??= afterAnInstall(resources, observations);
+    if (installedFirst.has(`file:${resource.name}`)) continue;
     try {
       files.ownership(resource.owner, resource.group);
     } catch (error) {
