@@ -163,11 +163,12 @@ export async function applyPlan(
     await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);
   }
 
-  // 3–5 a stage at a time: the files of what comes after a package this apply installs are
-  // written once it is installed. Without such a package, all of it is one stage.
+  // 3–5 a stage at a time: a File whose owner or group the host lacks (plan let it through, as a
+  // package this apply installs makes them) and what comes after it wait for the first stage's
+  // packages. Without such a File, all of it is one stage.
   const operating = active.filter((e) => e.action !== "remove");
   const verifyTargets: VerifyTarget[] = [];
-  for (const [stageIndex, stage] of installStages(operating).entries()) {
+  for (const [stageIndex, stage] of installStages(operating, (e) => ownerMissing(session, e)).entries()) {
     // 3. Every write of the stage, in dependency order, as one batch.
     tell("writing files");
     const writtenBefore = stageIndex === 0 ? 0 : written.length;
@@ -379,4 +380,16 @@ function stateRoom(state: StateFile, changing: number): number {
   let bytes = 4096 + 512 * changing;
   for (const record of Object.values(state.resources)) bytes += 300 + 200 * record.artifacts.length;
   return bytes + 300 * changing;
+}
+
+/** Whether a File's owner or group is missing from the host's user database (yet). */
+function ownerMissing(session: Session, entry: PlanEntry): boolean {
+  const resource = entry.resource;
+  if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) return false;
+  try {
+    session.files.ownership(resource.owner, resource.group);
+    return false;
+  } catch {
+    return true;
+  }
 }
