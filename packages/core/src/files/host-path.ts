@@ -19,3 +19,10 @@ export function hostPathParts(path: string): string[] {
   }
   return parts;
 }
+
+/** The folders a normal host path lies in, outermost first, `/` left out: `/etc/app/x` gives `/etc`, `/etc/app`. */
+export function foldersAbove(path: string): string[] {
+  const folders: string[] = [];
+  for (let slash = path.indexOf("/", 1); slash !== -1; slash = path.indexOf("/", slash + 1)) folders.push(path.slice(0, slash));
+  return folders;
+}

@@ -1,4 +1,5 @@
 import { errors } from "../errors/catalogue.js";
+import { foldersAbove } from "../files/host-path.js";
 import { TendError, type ErrorLocation } from "../errors/tend-error.js";
 import { parseSchedule } from "../schedule/parse-schedule.js";
 import { isServiceAfter } from "./after-entries.js";
@@ -157,8 +158,8 @@ function folderClashes(paths: Map<string, { key: string; path: string; index: nu
   const found: TendError[] = [];
   const named = new Set<string>();
   for (const [folded, inner] of paths) {
-    for (let slash = folded.indexOf("/", 1); slash !== -1; slash = folded.indexOf("/", slash + 1)) {
-      const outer = paths.get(folded.slice(0, slash));
+    for (const folder of foldersAbove(folded)) {
+      const outer = paths.get(folder);
       if (!outer || named.has(outer.key)) continue;
       named.add(outer.key);
       found.push(

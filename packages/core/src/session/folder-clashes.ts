@@ -1,5 +1,6 @@
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
+import { foldersAbove } from "../files/host-path.js";
 
 /** Who renders a path of the host, and as what (a core store: `file`, `symlink`, `directory`). */
 export interface PathOwner {
@@ -19,8 +20,7 @@ export function folderClashes(owners: Map<string, PathOwner>, file: string | und
   const named = new Set<string>();
   for (const [path, inner] of owners) {
     if (!path.startsWith("/")) continue;
-    for (let slash = path.indexOf("/", 1); slash !== -1; slash = path.indexOf("/", slash + 1)) {
-      const folder = path.slice(0, slash);
+    for (const folder of foldersAbove(path)) {
       const outer = owners.get(folder);
       if (!outer || outer.store === "directory" || outer.key === inner.key || named.has(`${inner.key} ${outer.key}`)) continue;
       named.add(`${inner.key} ${outer.key}`);
