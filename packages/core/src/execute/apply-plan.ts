@@ -10,6 +10,7 @@ import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
 import { applyWaves } from "./apply-waves.js";
 import { installStages } from "./install-stages.js";
+import { ownerProblem } from "../files/owner-problem.js";
 import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
 import { checkDesired } from "./check-desired.js";
 import { describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
@@ -168,7 +169,7 @@ export async function applyPlan(
   // packages. Without such a File, all of it is one stage.
   const operating = active.filter((e) => e.action !== "remove");
   const verifyTargets: VerifyTarget[] = [];
-  for (const [stageIndex, stage] of installStages(operating, (e) => ownerMissing(session, e)).entries()) {
+  for (const [stageIndex, stage] of installStages(operating, (e) => ownerProblem(session.files, e.resource) !== undefined).entries()) {
     // 3. Every write of the stage, in dependency order, as one batch.
     tell("writing files");
     const writtenBefore = stageIndex === 0 ? 0 : written.length;
@@ -380,16 +381,4 @@ function stateRoom(state: StateFile, changing: number): number {
   let bytes = 4096 + 512 * changing;
   for (const record of Object.values(state.resources)) bytes += 300 + 200 * record.artifacts.length;
   return bytes + 300 * changing;
-}
-
-/** Whether a File's owner or group is missing from the host's user database (yet). */
-function ownerMissing(session: Session, entry: PlanEntry): boolean {
-  const resource = entry.resource;
-  if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) return false;
-  try {
-    session.files.ownership(resource.owner, resource.group);
-    return false;
-  } catch {
-    return true;
-  }
 }

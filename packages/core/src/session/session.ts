@@ -34,6 +34,7 @@ import { keepSecretsPrivate } from "../model/secret-env.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
+import { ownerProblem } from "../files/owner-problem.js";
 import { afterAnInstall } from "./after-install.js";
 import { folderClashes, type PathOwner } from "./folder-clashes.js";
 import { providerContext, type ContextParts } from "./provider-context.js";
@@ -506,15 +507,10 @@ function unknownOwners(resources: Resource[], observations: Map<string, Observat
   const problems: TendError[] = [];
   let installedFirst: Set<string> | undefined;
   for (const resource of resources) {
-    if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) continue;
+    const problem = ownerProblem(files, resource);
+    if (!problem) continue;
     installedFirst ??= afterAnInstall(resources, observations);
-    if (installedFirst.has(`file:${resource.name}`)) continue;
-    try {
-      files.ownership(resource.owner, resource.group);
-    } catch (error) {
-      if (!TendError.isInstance(error)) throw error;
-      problems.push(error.at({ resource: `file:${resource.name}`, file }));
-    }
+    if (!installedFirst.has(`file:${resource.name}`)) problems.push(problem.at({ resource: `file:${resource.name}`, file }));
   }
   return problems;
 }
