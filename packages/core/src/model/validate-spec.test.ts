@@ -173,6 +173,19 @@ describe("validateSpec", () => {
     expect(messages([{ type: "service", name: "web", exec: "x", after: ["db"] }])[0]).toContain("lists `db` in after");
   });
 
+  it("says a resource's `type` is missing, or which type a typo meant, in tend's words, not zod's", () => {
+    expect(messages([{ kind: "service", name: "web", exec: "x" }])).toEqual([
+      "resource:web has an invalid `type`: is missing: each resource says what it is, with `type`: service, timer, file or package; `kind: service` is written `type: service` here",
+    ]);
+    expect(messages([{ name: "web", exec: "x" }])).toEqual([
+      "resource:web has an invalid `type`: is missing: each resource says what it is, with `type`: service, timer, file or package",
+    ]);
+    expect(messages([{ type: "sevrice", name: "web", exec: "x" }])).toEqual([
+      "sevrice:web has an invalid `type`: must be service, timer, file or package, not `sevrice`; did you mean `service`?",
+    ]);
+    expect(messages([{ type: 3, name: "web" }])).toEqual(["resource:web has an invalid `type`: must be service, timer, file or package, not 3"]);
+  });
+
   it("refuses fields a distro unit cannot take, with the seed's text", () => {
     expect(messages([{ type: "service", name: "gdm", restart: "always" }])).toEqual([
       "service:gdm has no exec, so it enables the distro's own unit, which takes no restart",

@@ -68,8 +68,8 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   if (issue.path[0] === "name" && typeof record.name === "string" && (record.type === "service" || record.type === "timer" || record.type === "file")) {
     if (!NAME_PATTERN.test(record.name)) return errors.badName(record.type, record.name, location);
   }
-  if (issue.path.length === 0 && issue.code === "invalid_union") {
-    return errors.invalidField(ref, "type", "must be service, timer, file or package", { ...location, field: "type" });
+  if (issue.code === "invalid_union" && issue.path.length <= 1 && (issue.path.length === 0 || issue.path[0] === "type")) {
+    return errors.invalidField(ref, "type", typeProblem(record), { ...location, field: "type" });
   }
   if (issue.code === "unrecognized_keys") {
     const keys = (issue as { keys: string[] }).keys;
@@ -101,6 +101,19 @@ function typeMismatch(expected: string | undefined, value: unknown): string | un
   if (expected === "array" && typeof value === "string") return `must be a list; write \`[${value}]\``;
   if (expected === "boolean" && typeof value === "string") return `must be true or false, not the text \`${value}\`${/^(y|yes|n|no|on|off)$/i.test(value) ? " (YAML 1.2 reads yes, no, on and off as text)" : ""}`;
   return undefined;
+}
+
+const TYPES = ["service", "timer", "file", "package"];
+
+/** What is wrong with a resource's `type`: missing (Kubernetes' `kind` written for it), a typo, or another value. */
+function typeProblem(record: Record<string, unknown>): string {
+  const { type } = record;
+  if (type === undefined) {
+    const kind = typeof record.kind === "string" ? `; \`kind: ${record.kind}\` is written \`type: ${record.kind}\` here` : "";
+    return `is missing: each resource says what it is, with \`type\`: service, timer, file or package${kind}`;
+  }
+  const likely = typeof type === "string" ? closest(type, TYPES) : undefined;
+  return `must be service, timer, file or package, not ${typeof type === "string" ? `\`${type}\`` : JSON.stringify(type) ?? String(type)}${likely ? `; did you mean \`${likely}\`?` : ""}`;
 }
 
 /** The fields a resource type takes (for "did you mean"). */
