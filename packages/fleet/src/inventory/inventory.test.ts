@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAX_INPUT_BYTES } from "@tend/core";
+import { MAX_INPUT_BYTES, TendErrors } from "@tend/core";
 import { describe, expect, it } from "vitest";
 import { buildHostsJsonSchema } from "./inventory-schema.js";
 import { limitHosts } from "./limit.js";
@@ -65,6 +65,37 @@ describe("the inventory", () => {
     ['hosts:\n  web1:\n    ssh: { ProxyJump: "a\\nProxyCommand b" }\n', /host web1, field ssh.ProxyJump: must be one line, without control characters/],
   ])("names the host and field of a mistake: %j", (text, message) => {
     expect(() => parseInventory(text)).toThrow(message);
+  });
+
+  it.each([
+    ["", "the inventory: is empty: it lists the hosts under `hosts:`, each by name (`web1: { host: 10.0.0.11 }`)"],
+    ["defaults:\n  user: x\n", "the inventory, field hosts: is missing: the inventory lists its hosts under `hosts:`"],
+    ["hosts:\n  - web1\n", "the inventory, field hosts: must be a map of host names to their settings (`web1: { host: 10.0.0.11 }`), not a list"],
+    ['hosts:\n  web1:\n    port: "22"\n', "host web1, field port: must be a number; write it without quotes: `22`"],
+    ["hosts:\n  web1:\n    port: 70000\n", "host web1, field port: must be a port number from 1 to 65535, not 70000"],
+    ["hosts:\n  web1:\n    groups: web\n", "host web1, field groups: must be a list; write `[web]`"],
+    ["hosts:\n  web1:\n    identity: 5\n", 'host web1, field identity: must be text; write it in quotes: `"5"`'],
+    ["hosts:\n  web1:\n    hostname: x\n", "host web1: unknown field hostname; a host takes host, user, port, identity, jump, ssh, groups, facts"],
+    ["hosts:\n  web 1: {}\n", "host web 1: `web 1` is not a host name: names take letters, digits"],
+    ["groups:\n  web: [web1]\nhosts:\n  web1: {}\n", "group web: must be a map of the group's settings (`hosts: [web1]`), not a list"],
+  ])("says what to write instead, in tend's words: %j", (text, message) => {
+    expect(() => parseInventory(text)).toThrow(`tend.hosts.yaml: ${message}`);
+  });
+
+  it("names every mistake at once, each at its line", () => {
+    const text = 'defaults:\n  user: admin\nhosts:\n  web1:\n    port: "22"\n  web2:\n    hostname: x\n';
+    let caught: unknown;
+    try {
+      parseInventory(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TendErrors);
+    expect((caught as TendErrors).errors.map((e) => [e.message.split(":")[1], e.location.line])).toEqual([
+      [" host web1, field port", 5],
+      [" host web2", 7],
+    ]);
+    expect(() => parseInventory("hosts:\n  web1:\n    groups: [nope]\n")).toThrow(expect.objectContaining({ location: expect.objectContaining({ file: "tend.hosts.yaml", line: 3 }) }));
   });
 
   it("is refused before it is read when it is a device, a FIFO or too big", () => {
