@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,26 @@ describe("the init of an image root", () => {
     }
     // --init still decides.
     expect((await cli(["plan", "--root", images[0][1], "--init", "openrc"], dir)).out).toContain("(OpenRC)");
+  });
+
+  it("is OpenRC when the image holds OpenRC's program and boots it from sysvinit's or busybox's inittab", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-image-init-"));
+    await writeFile(join(dir, "tend.yaml"), SPEC);
+    // Debian: sysvinit's /sbin/init, a regular file; Alpine: /sbin/init a link to busybox.
+    const debian = join(dir, "debian");
+    await mkdir(join(debian, "usr/sbin"), { recursive: true });
+    await symlink("usr/sbin", join(debian, "sbin"));
+    await writeFile(join(debian, "usr/sbin/init"), "", { mode: 0o755 });
+    await writeFile(join(debian, "usr/sbin/openrc"), "", { mode: 0o755 });
+    const alpine = await imageWithInit(dir, "alpine", "/bin/busybox", "bin/busybox");
+    await rename(join(alpine, "usr/bin"), join(alpine, "bin"));
+    await writeFile(join(alpine, "usr/sbin/openrc"), "", { mode: 0o755 });
+    for (const root of [debian, alpine]) {
+      const plan = await cli(["plan", "--root", root], dir);
+      expect(plan.err).toBe("");
+      expect(plan.out).toContain("(OpenRC)\n  + service:web  /opt/web\n");
+      expect(await initOf(dir, ["--root", root])).toBe("openrc");
+    }
   });
 
   it("follows the image's links inside the image only, and is this host's when the image names none", async () => {

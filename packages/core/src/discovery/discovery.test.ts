@@ -72,15 +72,19 @@ describe("discovery", () => {
     expect(installPlaces(workspaceCli).map((p) => p.modules)).toEqual([join(workspaceCli, "node_modules"), join(prefix, "repo/node_modules")]);
   });
 
-  it("knows the inits the manifests declare, and detects them by PID 1, marker path and platform", async () => {
+  it("knows the inits the manifests declare, and detects them by PID 1, marker path, image path and platform", async () => {
     const dir = await project();
     await pkg(join(dir, "node_modules"), "@tend/provider-runit", RUNIT);
-    await pkg(join(dir, "node_modules"), "@tend/provider-openrc", { apiVersion: 1, types: ["service"], inits: ["openrc"], declares: { openrc: { displayName: "OpenRC", detect: { pid1: ["openrc-init"], paths: ["/run/openrc"] }, native: ["service"] } } });
+    await pkg(join(dir, "node_modules"), "@tend/provider-openrc", { apiVersion: 1, types: ["service"], inits: ["openrc"], declares: { openrc: { displayName: "OpenRC", detect: { pid1: ["openrc-init"], paths: ["/run/openrc"], imagePaths: ["/sbin/openrc"] }, native: ["service"] } } });
     await pkg(join(dir, "node_modules"), "tend-provider-demo", { apiVersion: 1, types: ["service"], inits: ["demo"], declares: { demo: { detect: { platforms: ["demo-os"] }, native: ["service"] } } });
     const inits = new ProviderRegistry([projectPlace(dir)!]).inits;
     expect(inits.names.sort()).toEqual(["demo", "openrc", "runit"]);
     expect(inits.detect(probe("runsvdir"))).toBe("runit");
     expect(inits.detect(probe("init", ["/run/openrc"]))).toBe("openrc");
+    // OpenRC's program tells an image root, where nothing runs yet, not a live host (installed is not running).
+    expect(inits.detect({ ...probe("init", ["/sbin/openrc"]), image: true })).toBe("openrc");
+    expect(inits.detect({ ...probe("runsvdir", ["/sbin/openrc"]), image: true })).toBe("runit");
+    expect(inits.detect(probe("init", ["/sbin/openrc"]))).toBeUndefined();
     expect(inits.detect(probe("systemd"))).toBeUndefined();
     expect(inits.detect(probe("runit", [], "demo-os"))).toBe("demo");
     expect(inits.displayName("openrc")).toBe("OpenRC");

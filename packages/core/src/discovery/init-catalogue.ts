@@ -15,6 +15,8 @@ export interface HostProbe {
   /** PID 1's name, from /proc/1/comm ("" when unreadable). */
   pid1(): string;
   exists(path: string): boolean;
+  /** An image root (`--root`): nothing runs in it yet, so an init's `imagePaths` tell it too. */
+  image?: boolean;
 }
 
 export const LIVE_PROBE: HostProbe = {
@@ -66,7 +68,8 @@ export class InitCatalogue {
 
   /**
    * The init this host runs: one whose platform matches, then one whose PID 1 name matches, then
-   * one whose marker path exists. Undefined when no declared init matches.
+   * (in an image root) one whose program the image holds, then one whose marker path exists.
+   * Undefined when no declared init matches.
    */
   detect(probe: HostProbe = LIVE_PROBE): string | undefined {
     const all = [...this.inits.values()];
@@ -75,6 +78,8 @@ export class InitCatalogue {
     const pid1 = probe.pid1();
     const byPid1 = pid1 ? all.find((i) => i.detect?.pid1?.includes(pid1)) : undefined;
     if (byPid1) return byPid1.name;
+    const byImage = probe.image ? all.find((i) => i.detect?.imagePaths?.some((path) => probe.exists(path))) : undefined;
+    if (byImage) return byImage.name;
     return all.find((i) => i.detect?.paths?.some((path) => probe.exists(path)))?.name;
   }
 }

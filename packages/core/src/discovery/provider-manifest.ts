@@ -9,8 +9,12 @@ import { RESOURCE_TYPES } from "../model/reference.js";
 export interface InitDeclaration {
   /** How messages name it (`OpenRC`); default its key. */
   displayName?: string;
-  /** How to tell a host runs it: PID 1's name (`/proc/1/comm`), a path that exists, the platform. */
-  detect?: { pid1?: string[]; paths?: string[]; platforms?: string[] };
+  /**
+   * How to tell a host runs it: PID 1's name (`/proc/1/comm`), a path that exists, the platform;
+   * in an image root (`--root`), whose `/sbin/init` names no init, a path of the init's own that
+   * the image holds (`imagePaths`: OpenRC's `/sbin/openrc`, run from sysvinit's or busybox's inittab).
+   */
+  detect?: { pid1?: string[]; paths?: string[]; imagePaths?: string[]; platforms?: string[] };
   /** The resource types it runs by itself (`["service", "timer"]`); others go to fallback providers. */
   native: ResourceType[];
   /** The package to suggest for a type it does not run natively (`{ "timer": "@tend/provider-cron" }`). */
@@ -76,11 +80,13 @@ function parseDeclaration(value: unknown): InitDeclaration | string {
   const native = raw.native ?? [];
   if (!Array.isArray(native) || native.some((t) => !(RESOURCE_TYPES as readonly string[]).includes(t as string))) return 'has a "native" that is not a list of resource types';
   const detect = (raw.detect ?? {}) as Record<string, unknown>;
-  for (const key of ["pid1", "paths", "platforms"]) {
+  for (const key of ["pid1", "paths", "imagePaths", "platforms"]) {
     const list = detect[key];
     if (list !== undefined && (!Array.isArray(list) || list.some((x) => typeof x !== "string"))) return `has a "detect.${key}" that is not a list of strings`;
   }
-  if ((detect.paths as string[] | undefined)?.some((p) => !p.startsWith("/"))) return 'has a "detect.paths" entry that is not an absolute path';
+  for (const key of ["paths", "imagePaths"]) {
+    if ((detect[key] as string[] | undefined)?.some((p) => !p.startsWith("/"))) return `has a "detect.${key}" entry that is not an absolute path`;
+  }
   return {
     ...(typeof raw.displayName === "string" ? { displayName: raw.displayName } : {}),
     detect: detect as InitDeclaration["detect"] & object,

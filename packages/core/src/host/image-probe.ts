@@ -6,7 +6,8 @@ import { resolveBeneath } from "../files/resolve-beneath.js";
 /**
  * What init detection looks at in an image root: the program its PID 1 would be, the image's
  * `/sbin/init` with its links followed inside the root (`/lib/systemd/systemd`, `runit-init`,
- * `dinit`, `openrc-init`), and marker paths inside the root. The platform is this machine's.
+ * `dinit`, `openrc-init`), then the inits' own programs and marker paths inside the root. The
+ * platform is this machine's.
  */
 export function imageProbe(root: string): HostProbe {
   const inside = (path: string) => {
@@ -19,6 +20,7 @@ export function imageProbe(root: string): HostProbe {
   };
   return {
     platform: process.platform,
+    image: true,
     pid1: () => {
       const init = inside("/sbin/init");
       return init ? basename(init) : "";
