@@ -77,6 +77,26 @@ describe("the init of an image root", () => {
     }
   });
 
+  it("gives the spec the image's distro in host.facts, and host.groups, as a fleet run gives a target's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-image-init-"));
+    await writeFile(
+      join(dir, "tend.config.ts"),
+      [
+        'import { defineConfig, service } from "@tend/core";',
+        "export default defineConfig((host) => [",
+        '  service(`web-${String(host.facts?.distro)}-${String(host.facts?.distroVersion).replace(".", "-")}-${host.facts?.kernel === undefined ? "nokernel" : "kernel"}`, { exec: "/opt/web" }),',
+        '  ...(host.groups?.includes("edge") ? [service("edge", { exec: "/opt/edge" })] : []),',
+        "]);",
+      ].join("\n"),
+    );
+    const root = await imageWithInit(dir, "alpine", "runit-init", "sbin/runit-init");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/os-release"), 'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.20\n');
+    const plan = await cli(["plan", "--root", root], dir);
+    expect(plan.err).toBe("");
+    expect(plan.out).toContain("+ service:web-alpine-3-20-nokernel  /opt/web\n  1 to add");
+  });
+
   it("follows the image's links inside the image only, and is this host's when the image names none", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-image-init-"));
     await writeFile(join(dir, "tend.yaml"), SPEC);

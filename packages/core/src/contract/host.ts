@@ -16,12 +16,12 @@ export interface HostFacts {
   user: string;
   /** That user's home, from the password database (never `$HOME`, which sudo keeps). */
   home: string;
-  /** The inventory groups the host is in (a fleet run, `--hosts`); absent on a local run. */
+  /** The inventory groups the host is in (a fleet run, `--hosts`); none on a local run. */
   groups?: readonly string[];
   /**
-   * Facts about the host besides these: on a fleet run, what was detected on the target
-   * (`distro`, `distroVersion`, `kernel`) and the inventory's facts for the host and its groups
-   * over them; absent on a local run.
+   * Facts about the host besides these: what was detected on it (`distro` and `distroVersion`
+   * from its os-release, `kernel`), and on a fleet run the inventory's facts for the host and its
+   * groups over them. In an image root (`--root`), the image's os-release and no `kernel`.
    */
   facts?: Readonly<Record<string, unknown>>;
 }

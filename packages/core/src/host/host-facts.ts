@@ -4,6 +4,7 @@ import type { InitCatalogue } from "../discovery/init-catalogue.js";
 import { errors } from "../errors/catalogue.js";
 import { lookupUser } from "./passwd.js";
 import { detectInit, parseInit } from "./detect-init.js";
+import { localFacts } from "./local-facts.js";
 
 export interface HostOptions {
   /** `--init NAME`. */
@@ -47,6 +48,8 @@ export function resolveHost(options: HostOptions, inits: InitCatalogue, requireI
     arch: arch(),
     user: scope.kind === "user" ? scope.user : self.username,
     home: scope.kind === "user" ? scope.home : (lookupUser(String(uid))?.home ?? self.homedir),
+    groups: [],
+    facts: localFacts(options.root),
   };
   return { facts, scope };
 }
