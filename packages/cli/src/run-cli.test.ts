@@ -167,6 +167,22 @@ describe("tend validate, with the host's providers", () => {
     // A file inside a folder the service renders is the admin's to add.
     expect(runit.err.match(/error /g)).toHaveLength(1);
   });
+
+  it("names the line of a resource the init cannot express, or whose rendered path clashes, as validation does", async () => {
+    const dir = await specDir(
+      "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nuser: true\n# a comment\nafter:\n  - network\n  - graphical.target\n---\n" +
+        "tend: v1alpha1\ntype: Service\nname: db\nexec: /opt/db\n---\n\ntend: v1alpha1\ntype: File\nname: clash\npath: /etc/sv/tend-db/run\ncontent: x\n",
+    );
+    const file = join(dir, "tend.yaml");
+    // Twice: the second run's spec comes from the cache, never parsed, and still gets its lines.
+    for (let run = 0; run < 2; run += 1) {
+      const openrc = await cli(["plan", "--init", "openrc", "--root", await imageRoot(dir, `openrc-${run}`)], dir);
+      expect(openrc.err).toContain(`service:web sets user = True, but OpenRC has no user services\n  at ${file}:5, service:web, field user, provider openrc\n`);
+      expect(openrc.err).toContain(`after \`graphical.target\`, a systemd target, and this host uses OpenRC\n  at ${file}:8, service:web, field after, provider openrc\n`);
+      const runit = await cli(["plan", "--init", "runit", "--root", await imageRoot(dir, `runit-${run}`)], dir);
+      expect(runit.err).toContain(`file:clash would write /etc/sv/tend-db/run, as service:db does\n  at ${file}:17, file:clash\n`);
+    }
+  });
 });
 
 describe("a run in one scope, with resources of the other", () => {

@@ -89,6 +89,7 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
 
   let isTendError: (value: unknown) => value is TendError = (value): value is TendError => false;
   let formatError: ((error: unknown, paint: Paint) => string) | undefined;
+  let addSpecLines: ((error: unknown) => Promise<void>) | undefined;
   const io: CliIo = {
     out: (text) => {
       if (json) return;
@@ -125,12 +126,14 @@ export async function runCli(argv: string[], streams: CliStreams, version: strin
     const core = await import("@tend/core/runtime");
     isTendError = core.TendError.isInstance;
     formatError = core.formatError;
+    addSpecLines = core.addSpecLines;
     const run = await RUNNERS[line.command]();
     const code = await run(line, io);
     io.progress?.stop();
     return finish(code);
   } catch (error) {
     io.progress?.stop();
+    await addSpecLines?.(error);
     io.report(error);
     return finish(1);
   }

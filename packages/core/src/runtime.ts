@@ -40,4 +40,5 @@ export { InitCatalogue, type KnownInit, type HostProbe } from "./discovery/init-
 export { CORE_VERSION } from "./discovery/load-provider.js";
 export { formatPlan, planToJson } from "./output/format-plan.js";
 export { formatError } from "./output/format-error.js";
+export { addSpecLines } from "./spec/spec-lines.js";
 export { PLAIN, type Paint } from "./output/paint.js";

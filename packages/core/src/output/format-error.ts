@@ -36,7 +36,7 @@ const NAMED = 5;
 function sameErrorGroups(list: TendError[]): TendError[] {
   const groups = new Map<string, TendError[]>();
   for (const error of list) {
-    const { resource: _resource, ...rest } = error.location;
+    const { resource: _resource, line: _line, ...rest } = error.location;
     const key = JSON.stringify([error.code, error.message, error.hint, rest, Array.isArray((error as Partial<TendErrors>).errors)]);
     const group = groups.get(key);
     if (group) group.push(error);
@@ -47,8 +47,9 @@ function sameErrorGroups(list: TendError[]): TendError[] {
     if (named.length < 2) return group;
     const first = group[0]!;
     const more = named.length > NAMED ? ` and ${(named.length - NAMED).toLocaleString("en-US")} more` : "";
+    const { line: _line, ...where } = first.location;
     return new TendError(first.code, first.message, {
-      ...first.location,
+      ...where,
       resource: `${named.slice(0, NAMED).join(", ")}${more}`,
       ...(first.hint ? { hint: first.hint } : {}),
     });

@@ -1,0 +1,40 @@
+import { TendError, type TendErrors } from "../errors/tend-error.js";
+import { inputFileProblem } from "../files/input-file.js";
+import { readSpecText } from "./spec-text.js";
+
+/**
+ * Gives the line in a YAML spec to errors raised after the spec was built (an init that cannot
+ * express a field, two resources rendering one path), which name the spec's file, a resource
+ * and maybe a field, but not where: the session keeps no YAML, and a cached spec was never
+ * parsed. Only when there is such an error is the file read and parsed again; an error that
+ * cannot be placed (a spec changed meanwhile, a resource a tend.config.ts builds) keeps none.
+ */
+export async function addSpecLines(error: unknown): Promise<void> {
+  const all = (TendError.isInstance(error) && Array.isArray((error as Partial<TendErrors>).errors) ? (error as TendErrors).errors : [error]).filter(
+    (e): e is TendError => TendError.isInstance(e) && e.location.line === undefined && e.location.resource !== undefined && /\.ya?ml$/i.test(e.location.file ?? ""),
+  );
+  const files = new Set(all.map((e) => e.location.file!));
+  for (const file of files) {
+    if (inputFileProblem(file, "spec")) continue;
+    let placed: { indexOf: Map<string, number>; locate: (index: number, path: (string | number)[]) => { line?: number } };
+    try {
+      const { parseYamlSpec } = await import("./load-yaml-spec.js");
+      const raw = await parseYamlSpec(file, await readSpecText(file));
+      const indexOf = new Map<string, number>();
+      raw.resources.forEach((resource, index) => {
+        const { type, name } = (resource ?? {}) as { type?: unknown; name?: unknown };
+        if (typeof type === "string" && typeof name === "string") indexOf.set(`${type}:${name}`, index);
+      });
+      placed = { indexOf, locate: raw.locate };
+    } catch {
+      continue;
+    }
+    for (const e of all) {
+      if (e.location.file !== file) continue;
+      const index = placed.indexOf.get(e.location.resource!);
+      if (index === undefined) continue;
+      const line = placed.locate(index, e.location.field ? e.location.field.split(".") : []).line;
+      if (line !== undefined) e.at({ line });
+    }
+  }
+}
