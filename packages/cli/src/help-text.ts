@@ -1,7 +1,8 @@
 import type { CommandName } from "./command-line/parse-command-line.js";
 
 const COMMON = `Common flags:
-  -f, --file SPEC      the spec (default: tend.config.{ts,mts,js,mjs} or tend.yaml here)
+  -f, --file SPEC      the spec (default: tend.config.{ts,mts,js,mjs} or tend.yaml here;
+                       -f - reads a YAML spec from standard input)
   --init NAME          act as if the host ran NAME (an init an installed provider declares)
   --root DIR           work on an image root, a folder that exists: write and enable
                        offline, start nothing

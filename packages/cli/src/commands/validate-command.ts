@@ -19,8 +19,8 @@ export async function validateCommand(line: CommandLine, io: CliIo): Promise<num
   const counts = { service: 0, timer: 0, file: 0, package: 0 };
   for (const resource of spec.resources) counts[resource.type] += 1;
   const listed = Object.entries(counts).map(([type, n]) => `${n} ${type}${n === 1 ? "" : "s"}`);
-  io.out(`${file}: valid, ${listed.join(", ")}\n`);
-  io.result({ file, valid: true, counts });
+  io.out(`${opened.file}: valid, ${listed.join(", ")}\n`);
+  io.result({ file: opened.file, valid: true, counts });
   return 0;
 
   async function renderedClashes(commandLine: CommandLine) {

@@ -114,8 +114,10 @@ export class Session {
    * tend's install only.
    */
   static discover(spec: { file: string; providers: string[] } | undefined, toolDir = CORE_PACKAGE_DIR): ProviderRegistry {
-    const registry = ProviderRegistry.discover(toolDir, spec && dirname(spec.file));
-    if (spec) registry.addListed(spec.providers, dirname(spec.file));
+    // resolve: a spec piped in (`<stdin>`) is the current folder's.
+    const specDir = spec && dirname(resolve(spec.file));
+    const registry = ProviderRegistry.discover(toolDir, specDir);
+    if (spec) registry.addListed(spec.providers, specDir!);
     return registry;
   }
 

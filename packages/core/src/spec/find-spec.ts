@@ -1,14 +1,17 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { errors } from "../errors/catalogue.js";
+import { STDIN_SPEC } from "./stdin-spec.js";
 
 export const SPEC_NAMES = ["tend.config.ts", "tend.config.mts", "tend.config.js", "tend.config.mjs", "tend.yaml", "tend.yml"];
 
 /**
- * The spec file: `-f PATH`, else the first of SPEC_NAMES in the current folder. The current folder
+ * The spec file: `-f PATH` (`-f -` or `-f /dev/stdin`: a YAML spec on standard input, STDIN_SPEC), else the first
+ * of SPEC_NAMES in the current folder. The current folder
  * is asked for only when needed: `-f /abs/path` works from a folder deleted meanwhile.
  */
 export function findSpec(explicit: string | undefined, cwd?: string): string {
+  if (explicit === STDIN_SPEC || explicit === "/dev/stdin") return STDIN_SPEC;
   if (explicit) {
     const path = isAbsolute(explicit) ? resolve(explicit) : resolve(cwd ?? currentFolder(), explicit);
     if (missing(path)) throw errors.spec(`spec file ${path} does not exist`, { file: path });

@@ -12,6 +12,7 @@ import { exactJson } from "./exact-json.js";
 import { openModuleSpec, type OpenedRawSpec } from "./load-module-spec.js";
 import type { RawSpec } from "./load-yaml-spec.js";
 import { readSpecText } from "./spec-text.js";
+import { readStdinSpec, STDIN_LABEL, STDIN_SPEC } from "./stdin-spec.js";
 import { specThrew } from "./spec-threw.js";
 import { splitYamlDocuments } from "./yaml-documents.js";
 
@@ -53,12 +54,24 @@ interface ValidatedDocuments {
   documents: { hash: string; resource: Resource | null }[];
 }
 
+/** The endings of a spec that is a module (tend.config.ts and its kin), not YAML. */
+const MODULE_SPEC = /\.(?:[cm]?ts|[cm]?js|json)$/i;
+
 /** Opens a spec file (YAML, or a config module, imported once). */
-export async function openSpec(file: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
-  const problem = inputFileProblem(file, "spec");
+export async function openSpec(path: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
+  const stdin = path === STDIN_SPEC;
+  const file = stdin ? STDIN_LABEL : path;
+  const problem = stdin ? undefined : inputFileProblem(file, "spec");
   if (problem) throw errors.spec(problem.message, { file, hint: problem.hint });
-  if (!/\.ya?ml$/.test(file)) return openedFrom(file, await openModuleSpec(file, options.cache), options.cache);
-  const text = await readSpecText(file);
+  const yaml = stdin || /\.ya?ml$/i.test(file);
+  if (!yaml && !MODULE_SPEC.test(file)) {
+    throw errors.spec(`${file} is neither a YAML spec (.yaml, .yml) nor a module (.ts, .mts, .cts, .js, .mjs, .cjs, .json): tend tells them apart by the name's ending`, {
+      file,
+      hint: `Rename it to what it holds, or pipe a YAML spec in: tend plan -f - < ${file}`,
+    });
+  }
+  if (!yaml) return openedFrom(file, await openModuleSpec(file, options.cache), options.cache);
+  const text = stdin ? readStdinSpec() : await readSpecText(file);
   const { cache } = options;
   const key = cache ? cacheKey("yaml-spec", CORE_BUILD, text) : "";
   const cached = cache?.read<ValidatedYaml>("specs", key);

@@ -17,6 +17,11 @@ export async function readSpecText(file: string): Promise<string> {
     const problem = code === "EACCES" || code === "EPERM" ? unreadable(file, "spec") : { message: `${file} cannot be read: ${code ?? (error as Error).message}`, hint: "Check the file and the device it is on" };
     throw errors.spec(problem.message, { file, hint: problem.hint, cause: error });
   }
+  return specTextOf(bytes, file);
+}
+
+/** A YAML spec's bytes as text, refused at its line when they are not UTF-8. */
+export function specTextOf(bytes: Buffer, file: string): string {
   if (!isUtf8(bytes)) {
     const line = firstBadLine(bytes);
     throw errors.spec(`${file} is not UTF-8 text: line ${line} holds bytes that are not UTF-8 (a file saved as Latin-1?)`, {
