@@ -46,8 +46,9 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     writeContent(fd, content);
-    fchmodSync(fd, mode);
+    // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
     if (owner.uid !== undefined && isRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
+    fchmodSync(fd, mode);
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(temp);

@@ -129,8 +129,9 @@ function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Owner
   const info = lstatOrNull(target, GONE);
   if (info && !info.isDirectory()) throw errors.unsafePath(hostPath, info.isSymbolicLink() ? "it is a symlink where a folder should be" : "it is a file where a folder should be");
   batch.folder(hostPath, mode);
-  chmodSync(target, mode);
+  // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
   if (owner.uid !== undefined && process.getuid?.() === 0) chownSync(target, owner.uid, owner.gid ?? -1);
+  chmodSync(target, mode);
 }
 
 function removeEntry(batch: WriteBatch, hostPath: string, kind: "file" | "symlink", expected: string | null | undefined): void {

@@ -51,6 +51,26 @@ describe("LocalHostFiles", () => {
     expect(await readdir(join(root, "etc/app/conf.d"))).toEqual(["app.conf"]);
   });
 
+  it.skipIf(!isRoot)("keeps setuid and setgid bits on what it gives another owner, written, made or set in place (a chown clears them)", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n");
+    await writeFile(join(root, "etc/group"), "root:x:0:\nnogroup:x:65534:\n");
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/usr/local/bin/helper", "#!/bin/sh\n", { mode: 0o4755, owner: "nobody", group: "nogroup" });
+    await files.mkdir("/srv/shared", { mode: 0o2775, owner: "nobody", group: "nogroup" });
+    const helper = await lstat(join(root, "usr/local/bin/helper"));
+    expect([helper.mode & 0o7777, helper.uid, helper.gid]).toEqual([0o4755, 65534, 65534]);
+    const shared = await lstat(join(root, "srv/shared"));
+    expect([shared.mode & 0o7777, shared.uid, shared.gid]).toEqual([0o2775, 65534, 65534]);
+    // In place, as apply sets back a mode loosened by hand.
+    await chown(join(root, "usr/local/bin/helper"), 0, 0);
+    await chmod(join(root, "usr/local/bin/helper"), 0o755);
+    const [failed] = await files.perform([{ op: "attributes", path: "/usr/local/bin/helper", kind: "file", mode: 0o6755, owner: { uid: 65534, gid: 65534 }, expected: "#!/bin/sh\n" }]);
+    expect(failed).toBeNull();
+    const set = await lstat(join(root, "usr/local/bin/helper"));
+    expect([set.mode & 0o7777, set.uid, set.gid]).toEqual([0o6755, 65534, 65534]);
+  });
+
   it("never writes through or over a link at the target, and never deletes a link where it wrote a file", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/precious"), "keep\n");

@@ -25,8 +25,9 @@ export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" 
     const opened = fstatSync(fd);
     mustBe(opened, kind, hostPath);
     if (kind === "file" && expected !== undefined && (expected === null || readOpen(fd, opened.size) !== expected)) throw errors.changedMeanwhile(hostPath, "change the mode of");
-    fchmodSync(fd, mode);
+    // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
     if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
+    fchmodSync(fd, mode);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
