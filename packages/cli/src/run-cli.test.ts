@@ -129,8 +129,15 @@ describe("tend", () => {
 
   it("observes named resources and refuses unknown references", async () => {
     const dir = await specDir("tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hello\n");
-    const result = await cli(["observe", "service:nope", "--init", "runit", "--root", await imageRoot(dir, "r")], dir);
+    const root = await imageRoot(dir, "r");
+    const result = await cli(["observe", "service:nope", "--init", "runit", "--root", root], dir);
     expect(result.err).toContain("service:nope is not declared");
+    // A File is declared, but it is tend's, not the init's.
+    const file = await cli(["observe", "File[motd]", "--init", "runit", "--root", root], dir);
+    expect(file.code).toBe(1);
+    expect(file.err).toContain("error TEND_USAGE: file:motd is a File: the init reports nothing on files; `tend plan` shows whether it matches the spec");
+    const all = await cli(["observe", "--init", "runit", "--root", root], dir);
+    expect([all.code, all.out]).toEqual([0, "nothing to observe: this scope of the spec declares no service, timer or package (its file is compared by tend plan)\n"]);
   });
 
   it("observes whether each service would run after a reboot, and why not, in text and JSON", async () => {

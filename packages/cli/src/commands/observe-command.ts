@@ -12,7 +12,11 @@ export async function observeCommand(line: CommandLine, io: CliIo): Promise<numb
     if (!key) throw errors.usage(`\`${ref}\` is not a reference such as service:web or Service[web]`);
     return key;
   });
-  let resources = session.scopeResources().filter((r) => r.type !== "file");
+  const declared = session.scopeResources();
+  // A File is tend's, not the init's: plan compares it with the spec.
+  const files = wanted.filter((key) => declared.some((r) => r.type === "file" && `file:${r.name}` === key));
+  if (files.length > 0) throw errors.usage(`${files.join(", ")} ${files.length === 1 ? "is a File" : "are Files"}: the init reports nothing on files; \`tend plan\` shows whether ${files.length === 1 ? "it matches" : "they match"} the spec`);
+  let resources = declared.filter((r) => r.type !== "file");
   if (wanted.length > 0) {
     const missing = wanted.filter((key) => !resources.some((r) => `${r.type}:${r.name}` === key));
     if (missing.length > 0) throw errors.usage(`${missing.join(", ")} is not declared in this scope of the spec`);
@@ -28,6 +32,7 @@ export async function observeCommand(line: CommandLine, io: CliIo): Promise<numb
   const rows = resources.map((r) => ({ key: `${r.type}:${r.name}`, observation: observed.get(`${r.type}:${r.name}`) }));
   io.result({ resources: rows.map((row) => ({ key: row.key, ...row.observation })) });
   for (const row of rows) io.out(formatObservation(row.key, row.observation));
+  if (rows.length === 0) io.out(`nothing to observe: this scope of the spec declares no service, timer or package${declared.length > 0 ? ` (its ${declared.length === 1 ? "file is" : `${declared.length} files are`} compared by tend plan)` : ""}\n`);
   return 0;
 }
 
