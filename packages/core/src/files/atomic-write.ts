@@ -47,7 +47,7 @@ export function writeFileAtomic(batch: WriteBatch, hostPath: string, content: Fi
   try {
     writeContent(fd, content);
     // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
-    if (owner.uid !== undefined && isRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
+    if ((owner.uid !== undefined || owner.gid !== undefined) && isRoot()) fchownSync(fd, owner.uid ?? -1, owner.gid ?? -1);
     fchmodSync(fd, mode);
   } catch (error) {
     closeSync(fd);
@@ -65,7 +65,7 @@ export function writeSymlinkAtomic(batch: WriteBatch, hostPath: string, linkTarg
   const { name, tempBase, temp } = tempBeside(dir, target);
   symlinkSync(linkTarget, temp);
   try {
-    if (owner.uid !== undefined && isRoot()) lchownSync(temp, owner.uid, owner.gid ?? -1);
+    if ((owner.uid !== undefined || owner.gid !== undefined) && isRoot()) lchownSync(temp, owner.uid ?? -1, owner.gid ?? -1);
   } catch (error) {
     unlinkQuietly(temp);
     throw error;

@@ -130,7 +130,7 @@ function makeDir(batch: WriteBatch, hostPath: string, mode: number, owner: Owner
   if (info && !info.isDirectory()) throw errors.unsafePath(hostPath, info.isSymbolicLink() ? "it is a symlink where a folder should be" : "it is a file where a folder should be");
   batch.folder(hostPath, mode);
   // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
-  if (owner.uid !== undefined && process.getuid?.() === 0) chownSync(target, owner.uid, owner.gid ?? -1);
+  if ((owner.uid !== undefined || owner.gid !== undefined) && process.getuid?.() === 0) chownSync(target, owner.uid ?? -1, owner.gid ?? -1);
   chmodSync(target, mode);
 }
 

@@ -71,6 +71,25 @@ describe("LocalHostFiles", () => {
     expect([set.mode & 0o7777, set.uid, set.gid]).toEqual([0o6755, 65534, 65534]);
   });
 
+  it.skipIf(!isRoot)("gives a file, a folder or a link the group alone when no owner is named, written, made or set in place", async () => {
+    const root = await imageRoot();
+    await writeFile(join(root, "etc/group"), "root:x:0:\nnogroup:x:65534:\n");
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/etc/app.conf", "x\n", { mode: 0o640, group: "nogroup" });
+    await files.mkdir("/srv/app", { mode: 0o750, group: "nogroup" });
+    for (const path of ["etc/app.conf", "srv/app"]) {
+      const info = await lstat(join(root, path));
+      expect([path, info.uid, info.gid]).toEqual([path, 0, 65534]);
+    }
+    await chown(join(root, "etc/app.conf"), 0, 0);
+    const [failed] = await files.perform([{ op: "attributes", path: "/etc/app.conf", kind: "file", mode: 0o640, owner: { gid: 65534 }, expected: "x\n" }]);
+    expect(failed).toBeNull();
+    expect((await lstat(join(root, "etc/app.conf"))).gid).toBe(65534);
+    const [linked] = await files.perform([{ op: "symlink", path: "/etc/app.link", target: "/etc/app.conf", owner: { gid: 65534 } }]);
+    expect(linked).toBeNull();
+    expect((await lstat(join(root, "etc/app.link"))).gid).toBe(65534);
+  });
+
   it("never writes through or over a link at the target, and never deletes a link where it wrote a file", async () => {
     const root = await imageRoot();
     await writeFile(join(root, "etc/precious"), "keep\n");

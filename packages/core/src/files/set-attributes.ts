@@ -26,7 +26,7 @@ export function setAttributes(batch: WriteBatch, hostPath: string, kind: "file" 
     mustBe(opened, kind, hostPath);
     if (kind === "file" && expected !== undefined && (expected === null || readOpen(fd, opened.size) !== expected)) throw errors.changedMeanwhile(hostPath, "change the mode of");
     // Owner first: the kernel clears setuid and setgid on a chown, so the mode comes after it.
-    if (owner.uid !== undefined && runsAsRoot()) fchownSync(fd, owner.uid, owner.gid ?? -1);
+    if ((owner.uid !== undefined || owner.gid !== undefined) && runsAsRoot()) fchownSync(fd, owner.uid ?? -1, owner.gid ?? -1);
     fchmodSync(fd, mode);
     fsyncSync(fd);
   } finally {
