@@ -156,6 +156,24 @@ describe("services on a booted OpenRC", () => {
     expect(await status("tend-web")).toMatch(/^started \S+ \(0\)$/);
   });
 
+  it("sees a service it moves to another supervision running as its old script left it: a restart, or a stop of that process", async () => {
+    const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
+    const background = WEB.replace("restart: always", 'restart: "no"');
+    // The edited spec says background; the process running is supervise-daemon's, and it is seen.
+    await host.writeFile(SPEC, spec(background, GUARD, ONCE));
+    const edited = await plan(2);
+    expect(edited).toMatch(/~ service:web {2}restart\n/);
+    expect(edited).not.toContain("stopped, want running");
+    // Moved and stopped in one apply: the old script's process is stopped, nothing is started.
+    await apply([`${background}desired: {state: stopped, enabled: true}\n`, GUARD, ONCE]);
+    expect(await processes()).toHaveLength(0);
+    expect((await host.mustSh("ps -eo args")).includes("supervise-daemon tend-web")).toBe(false);
+    await plan(0);
+    await apply(BASE);
+    expect(await processes()).toHaveLength(1);
+    await plan(0);
+  });
+
   it("fails verification for a program that dies right after starting, and says so", async () => {
     const flaky = doc("type: Service\nname: flaky\nexec: /opt/demo/bin/demo flaky 1\nrestart: always");
     const output = await apply([...BASE, flaky], 1);

@@ -90,6 +90,18 @@ describe("applyChange", () => {
     expect(logged).toEqual(["service:web: stopped the process supervise-daemon kept, then started it under start-stop-daemon"]);
   });
 
+  it("a stop that comes with a move to another supervision stops the old process the old way, and starts nothing", async () => {
+    const { calls, lines, logged } = await run(change("change", ["stop"], web, { ...web, restart: "no" }), {
+      tree: { "/run/openrc/options/tend-web/tend_group": "4240\n", "/run/tend-web.pid": "4241\n" },
+    });
+    expect(lines[0]).toBe("start-stop-daemon --stop --oknodo --retry TERM/5/KILL/5 --pidfile /run/tend-web.pid");
+    expect(calls[1]!.argv.at(-1)).toBe("4240");
+    expect(lines.slice(2)).toEqual(["rc-service -- tend-web zap"]);
+    expect(logged).toEqual([]);
+    // The same supervision: the script's own stop.
+    expect((await run(change("change", ["stop"], web, { ...web, exec: "/opt/web/bin/old" }))).lines).toEqual(["rc-service -- tend-web stop"]);
+  });
+
   it("moving from a background daemon to supervise-daemon stops the old daemon by its pidfile and ends the group its start kept", async () => {
     const { calls, lines } = await run(change("change", ["restart"], web, { ...web, restart: "no" }), {
       tree: { "/run/openrc/options/tend-web/tend_group": "4240\n", "/run/tend-web.pid": "4241\n" },

@@ -35,6 +35,7 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
         else if (op === "disable") await removeFromRunlevels(script, runlevels, ctx, BOOT_RUNLEVELS);
         else if (op === "start") await start(change, ctx);
         else if (op === "restart") await restart(change, ctx);
+        else if (op === "stop") await stop(change, ctx);
         else await ctx.run.run({ argv: serviceAction(change.resource, op) });
       } catch (error) {
         failures.set(change.key, error);
@@ -60,21 +61,36 @@ async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
   await ctx.run.run({ argv: serviceAction(change.resource, change.action === "add" ? "start" : "restart") });
 }
 
-/**
- * openrc-run stops a service the way its current script says, so after a change between
- * supervise-daemon and a background daemon it would miss the old process and start a second
- * one. Then the old process is stopped the old way, the rest of its process group ended as the
- * old script's stop would have, OpenRC's record reset, and the new script started.
- */
+/** A stop: the old script's way when the change moved the service to another supervision. */
+async function stop(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  if (await stopUnderOldSupervision(change, ctx)) return;
+  await ctx.run.run({ argv: serviceAction(change.resource, "stop") });
+}
+
+/** A restart: the old process stopped the old way, then the new script started, when the supervision changed. */
 async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  if (!(await stopUnderOldSupervision(change, ctx))) {
+    await ctx.run.run({ argv: serviceAction(change.resource, "restart") });
+    return;
+  }
+  await ctx.run.run({ argv: rcService(scriptName(change.resource), "start") });
+  ctx.log(`${change.key}: stopped the process ${supervisionOf(change.previous as Service)} kept, then started it under ${supervisionOf(change.resource)}`);
+}
+
+/**
+ * openrc-run stops a service the way its current script says, and the script on disk is already
+ * the new one: after a change between supervise-daemon and a background daemon its stop would
+ * miss the old process (a `stop` fails, a `restart` starts a second one). Then the old process
+ * is stopped the old way, the rest of its process group ended as the old script's stop would
+ * have, and OpenRC's record reset (`zap`). Only for a service seen running (a stop or a
+ * restart), whose recorded group is its own. False, doing nothing, when the supervision is the same.
+ */
+async function stopUnderOldSupervision(change: ServiceChange, ctx: ApplyContext): Promise<boolean> {
   const service = change.resource;
   const script = scriptName(service);
   const previous = change.previous;
   const before = previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined;
-  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) {
-    await ctx.run.run({ argv: serviceAction(service, "restart") });
-    return;
-  }
+  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) return false;
   const group = await readProcessGroup(ctx.files, script, before);
   if (before === "supervise-daemon") {
     await ctx.run.run({ argv: ["supervise-daemon", script, "--stop"], env: { RC_SVCNAME: script } });
@@ -83,6 +99,5 @@ async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> 
   }
   if (group !== undefined) await ctx.run.run({ argv: endGroupCommand(group) });
   await ctx.run.run({ argv: rcService(script, "zap") });
-  await ctx.run.run({ argv: rcService(script, "start") });
-  ctx.log(`${change.key}: stopped the process ${before} kept, then started it under ${supervisionOf(service)}`);
+  return true;
 }

@@ -15,10 +15,10 @@ const RC_STATUS = [
   "",
 ].join("\n");
 const HOST = {
-  "/etc/init.d/tend-web": "#!/sbin/openrc-run\n",
+  "/etc/init.d/tend-web": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
   "/etc/init.d/tend-old": "#!/sbin/openrc-run\n",
-  "/etc/init.d/tend-down": "#!/sbin/openrc-run\n",
-  "/etc/init.d/tend-crash": "#!/sbin/openrc-run\n",
+  "/etc/init.d/tend-down": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+  "/etc/init.d/tend-crash": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
   "/etc/init.d/sshd": '#!/sbin/openrc-run\nextra_started_commands="reload"\nreload() { :; }\n',
   "/etc/init.d/cron": "#!/sbin/openrc-run\n",
   "/etc/runlevels/default/tend-web": { link: "/etc/init.d/tend-web" },
@@ -65,6 +65,16 @@ describe("observeServices", () => {
     expect(observations.get("service:sshd")).toMatchObject({ exists: true, state: "running", enabled: true, canReload: true, details: { runlevels: "boot" } });
     // The shutdown runlevel does not start anything at boot.
     expect(observations.get("service:cron")).toMatchObject({ exists: true, state: "stopped", enabled: false, canReload: false, details: { runlevels: "shutdown" } });
+  });
+
+  it("reads a running service's pid the way the script on disk started it, not the way the edited spec would", async () => {
+    const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: RC_STATUS }) });
+    await writeHostTree(ctx.rootDir, HOST);
+    // `restart` edited since the last apply: web's script still has supervise-daemon keep it, old's still backgrounds it.
+    const edited = [service({ name: "web", exec: "/opt/web/bin/server" }), service({ name: "old", exec: "/opt/old/bin/old", restart: "always" })];
+    const observations = await observeServices(edited, ctx);
+    expect(observations.get("service:web")).toMatchObject({ state: "running", mainPid: 4242 });
+    expect(observations.get("service:old")).toMatchObject({ state: "stopped", details: { status: "crashed", pid: 999 } });
   });
 
   it("predicts boot from the runlevel links: a boot runlevel starts it, another runlevel or none does not", async () => {

@@ -6,7 +6,7 @@ import { readDaemon } from "./read-daemon.js";
 import { readRunlevels, runlevelsOf } from "./read-runlevels.js";
 import { scriptCanReload } from "./script-can-reload.js";
 import { BOOT_RUNLEVELS, initScriptPath, scriptName } from "./script-name.js";
-import { supervisionOf } from "./supervision.js";
+import { scriptSupervision, type Supervision } from "./supervision.js";
 
 /**
  * Observes every service in one `rc-status` call plus file reads: `exists` is the script in
@@ -32,7 +32,8 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
     };
     if (text !== null) observation.atBoot = predictBoot(linked);
     if (statuses) {
-      const { state, details } = await observeState(service, script, statuses.get(script), ctx);
+      const supervision = service.exec === undefined || text === null ? undefined : scriptSupervision(text);
+      const { state, details } = await observeState(script, supervision, statuses.get(script), ctx);
       observation.state = state;
       observation.details = { ...observation.details, ...details };
       if (state === "running" && typeof details.pid === "number") observation.mainPid = details.pid;
@@ -43,8 +44,8 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
 }
 
 async function observeState(
-  service: Service,
   script: string,
+  supervision: Supervision | undefined,
   entry: RcStatusEntry | undefined,
   ctx: ReadContext,
 ): Promise<{ state: "running" | "stopped"; details: Record<string, string | number> }> {
@@ -53,7 +54,7 @@ async function observeState(
   if (entry?.respawns !== undefined) details.respawns = entry.respawns;
   let running = entry?.status === "started" || entry?.status === "starting";
   if (running) {
-    const daemon = await readDaemon(ctx.files, script, service.exec === undefined ? undefined : supervisionOf(service));
+    const daemon = await readDaemon(ctx.files, script, supervision);
     if (daemon.pid !== undefined) details.pid = daemon.pid;
     if (daemon.alive === false) {
       // OpenRC still counts it started (Debian's start-stop-daemon cannot tell), but it is gone.

@@ -12,6 +12,15 @@ export function supervisionOf(service: Service): Supervision {
   return service.restart === "on_failure" || service.restart === "always" ? "supervise-daemon" : "start-stop-daemon";
 }
 
+/**
+ * Who keeps the process a tend script on disk starts: what to read a running service's pid from.
+ * The script's, not the spec's: after an edit of `restart` the running process is still the one
+ * the old script started, until apply restarts it.
+ */
+export function scriptSupervision(text: string): Supervision {
+  return /^supervisor=supervise-daemon$/m.test(text) ? "supervise-daemon" : "start-stop-daemon";
+}
+
 /** Where a `command_background` service's pid is kept (`pidfile="/run/${RC_SVCNAME}.pid"`). */
 export function backgroundPidfile(script: string): string {
   return `/run/${script}.pid`;
