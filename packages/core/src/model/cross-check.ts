@@ -109,6 +109,15 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
         );
       } else if (target.type === "service" && target.exec === undefined) {
         found.push(errors.invalidField(key, "after", `names service:${entry}, a unit the distro ships; \`after\` takes tend services with an exec, "network" or a systemd *.target`, at(["after", i], "after")));
+      } else if (target.type === "service" && target.desired?.state === "stopped" && resource.desired?.state !== "stopped") {
+        found.push(
+          errors.invalidField(
+            key,
+            "after",
+            `names service:${entry}, which the spec keeps stopped, while ${key} is to run: \`after\` is what must start first, and it never does (runit and s6-rc would never start ${key}, dinit would start service:${entry} against its desired state)`,
+            at(["after", i], "after"),
+          ),
+        );
       }
     });
     if (resource.exec === undefined) found.push(...distroUnitErrors(resource, key, (path, field) => at(path, field)));

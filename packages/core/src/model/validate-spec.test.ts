@@ -313,6 +313,20 @@ describe("validateSpec: after across scopes", () => {
   });
 });
 
+describe("validateSpec: after a service kept stopped", () => {
+  const stopped = { type: "service", name: "db", exec: "/db", desired: { state: "stopped", enabled: false } };
+  it("refuses a running service ordered after one the spec keeps stopped, on every init", () => {
+    expect(messages([stopped, { type: "service", name: "web", exec: "/web", after: ["db"] }])).toEqual([
+      "service:web has an invalid `after`: names service:db, which the spec keeps stopped, while service:web is to run: `after` is what must start first, and it never does (runit and s6-rc would never start service:web, dinit would start service:db against its desired state)",
+    ]);
+  });
+
+  it("takes it when both are kept stopped, or the first one runs", () => {
+    expect(messages([stopped, { type: "service", name: "web", exec: "/web", after: ["db"], desired: { state: "stopped", enabled: true } }])).toEqual([]);
+    expect(messages([{ ...stopped, desired: { state: "running", enabled: false } }, { type: "service", name: "web", exec: "/web", after: ["db"] }])).toEqual([]);
+  });
+});
+
 describe("validateSpec: bytes no init can carry", () => {
   it("refuses a NUL in a file's content and an exec that starts like an option", () => {
     expect(messages([{ type: "file", name: "f", path: "/etc/f", content: "a\u0000b" }])).toEqual(["file:f has an invalid `content`: must not hold a NUL byte"]);
