@@ -25,7 +25,8 @@ const specArb = fc
       exec: `/opt/${s} ${contents[i] ?? ""}`.trim().replace(/[^A-Za-z0-9/ .-]/g, "_"),
       ...(i > 0 ? { after: [services[i - 1]!] } : {}),
       ...(files[0] ? { restartOn: [`file:${files[0]}`] } : {}),
-      ...(stopped && i === 0 ? { desired: { state: "stopped", enabled: false } } : {}),
+      // The last of the chain: none may run after a service kept stopped.
+      ...(stopped && i === services.length - 1 ? { desired: { state: "stopped", enabled: false } } : {}),
       ...FAST,
     })),
     ...timers.map((t) => ({ type: "timer", name: t, exec: `/opt/${t}`, schedule: "@daily" })),
