@@ -186,6 +186,15 @@ describe("validateSpec", () => {
     expect(messages([{ type: 3, name: "web" }])).toEqual(["resource:web has an invalid `type`: must be service, timer, file or package, not 3"]);
   });
 
+  it("names the values a field of a few takes, and the one a typo meant", () => {
+    expect(messages([{ type: "service", name: "web", exec: "x", restart: "on-failure" }])).toEqual([
+      "service:web has an invalid `restart`: must be one of no, on_failure, always, not `on-failure`; did you mean `on_failure`?",
+    ]);
+    expect(messages([{ type: "service", name: "web", exec: "x", desired: { state: "up", enabled: true } }])).toEqual([
+      "service:web has an invalid `desired.state`: must be one of running, stopped, not `up`",
+    ]);
+  });
+
   it("refuses fields a distro unit cannot take, with the seed's text", () => {
     expect(messages([{ type: "service", name: "gdm", restart: "always" }])).toEqual([
       "service:gdm has no exec, so it enables the distro's own unit, which takes no restart",

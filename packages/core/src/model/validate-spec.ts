@@ -87,6 +87,7 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
   // Only in place of zod's own words: a schema's message of its own (a File's mode) says more.
   const wrongType = issue.code === "invalid_type" && issue.message.startsWith("Invalid input") ? typeMismatch((issue as { expected?: string }).expected, value) : undefined;
   if (wrongType) return errors.invalidField(ref, field, wrongType, location);
+  if (issue.code === "invalid_value" && issue.message.startsWith("Invalid option")) return errors.invalidField(ref, field, oneOf((issue as { values: unknown[] }).values, value), location);
   const message = issue.code === "invalid_key" ? ((issue as { issues?: { message: string }[] }).issues?.[0]?.message ?? issue.message) : issue.message;
   return errors.invalidField(ref, field || "type", message, location);
 }
@@ -104,6 +105,14 @@ function typeMismatch(expected: string | undefined, value: unknown): string | un
 }
 
 const TYPES = ["service", "timer", "file", "package"];
+
+/** A value outside a field's few (`restart: sometimes`): the values it takes, and the likely one meant. */
+function oneOf(values: unknown[], value: unknown): string {
+  const words = values.map(String);
+  const likely = typeof value === "string" ? closest(value, words) : undefined;
+  const given = typeof value === "string" ? `\`${value}\`` : (JSON.stringify(value) ?? String(value));
+  return `must be one of ${words.join(", ")}, not ${given}${likely ? `; did you mean \`${likely}\`?` : ""}`;
+}
 
 /** What is wrong with a resource's `type`: missing (Kubernetes' `kind` written for it), a typo, or another value. */
 function typeProblem(record: Record<string, unknown>): string {
