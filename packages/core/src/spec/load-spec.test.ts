@@ -268,7 +268,7 @@ export default defineConfig(() => [
     );
     const error = (await loadSpec(file, HOST).catch((e: unknown) => e)) as TendError & { errors: TendError[] };
     expect(error.errors.map((e) => [e.location.line, e.message])).toEqual([
-      [5, 'service:web has an invalid `restart`: Invalid option: expected one of "no"|"on_failure"|"always"'],
+      [5, "service:web has an invalid `restart`: must be one of no, on_failure, always, not `sometimes`"],
       [6, "service:api has an invalid `envv`: is not a field of service; did you mean `env`?"],
       [7, "service:worker lists `service:nope` in requires, but the spec declares no such resource"],
     ]);
