@@ -186,6 +186,19 @@ describe("validateSpec", () => {
     expect(messages([{ type: 3, name: "web" }])).toEqual(["resource:web has an invalid `type`: must be service, timer, file or package, not 3"]);
   });
 
+  it("says in tend's words what a missing, empty, out-of-range or wrongly shaped field needs", () => {
+    const say = (fields: Record<string, unknown>, type = "service") => messages([{ type, name: "x", ...(type === "service" ? { exec: "/x" } : {}), ...fields }]);
+    expect(say({ env: ["A=1"] })).toEqual(["service:x has an invalid `env`: must be a map (`NAME: value` lines), not a list"]);
+    expect(say({ exec: "" })).toEqual(["service:x has an invalid `exec`: must not be empty"]);
+    expect(say({ verify: { settle: -1 } })).toEqual(["service:x has an invalid `verify.settle`: must be at least 0, not -1"]);
+    expect(say({ verify: { settle: 601 } })).toEqual(["service:x has an invalid `verify.settle`: must be at most 600, not 601"]);
+    expect(say({ verify: { settle: "2" } })).toEqual(["service:x has an invalid `verify.settle`: must be a number; write it without quotes: `2`"]);
+    expect(say({ verify: { settle: "2s" } })).toEqual(["service:x has an invalid `verify.settle`: must be a number, not `2s`"]);
+    expect(say({ desired: "running" })).toEqual(["service:x has an invalid `desired`: must be `{state: running, enabled: true}` (state running or stopped, enabled true or false), not `running`"]);
+    expect(say({ exec: "/t" }, "timer")).toEqual(["timer:x has an invalid `schedule`: is missing"]);
+    expect(messages([null])).toEqual(["resource #1 is not a resource: each is a map of its fields (`type: service`, `name: web`, …), not empty (null)"]);
+  });
+
   it("names the values a field of a few takes, and the one a typo meant", () => {
     expect(messages([{ type: "service", name: "web", exec: "x", restart: "on-failure" }])).toEqual([
       "service:web has an invalid `restart`: must be one of no, on_failure, always, not `on-failure`; did you mean `on_failure`?",

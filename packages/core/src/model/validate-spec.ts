@@ -4,6 +4,7 @@ import { TendError, TendErrors } from "../errors/tend-error.js";
 import { NAME_PATTERN } from "./text-rules.js";
 import { FileSchema, PackageSchema, ResourceSchema, ServiceSchema, TimerSchema, type Resource } from "./resource-schema.js";
 import { closest } from "./closest-word.js";
+import { issueWords, kindOf, typeProblem } from "./issue-words.js";
 import { crossCheck, type Locate, type ValidateOptions } from "./cross-check.js";
 import { dependenciesOf } from "./dependencies-of.js";
 import { protoKeyPath } from "./proto-key.js";
@@ -81,48 +82,20 @@ function issueToError(item: unknown, index: number, issue: z.core.$ZodIssue, loc
     });
   }
   const value = issue.path.reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<PropertyKey, unknown>)[key] : undefined), record);
+  if (issue.path.length === 1 && issue.path[0] === "desired" && issue.code === "invalid_type" && value !== undefined) {
+    return errors.invalidField(ref, "desired", `must be \`{state: running, enabled: true}\` (state running or stopped, enabled true or false), not ${kindOf(value)}`, location);
+  }
   if (issue.path[0] === "desired" && issue.path.length === 2 && issue.code === "invalid_type" && value === undefined) {
     return errors.invalidField(ref, "desired", "needs both `state` (running or stopped) and `enabled` (true or false); neither has a default", location);
   }
+  if (issue.path.length === 0 && issue.code === "invalid_type") {
+    return errors.spec(`${ref} is not a resource: each is a map of its fields (\`type: service\`, \`name: web\`, …), not ${kindOf(item)}`, { ...location, field: undefined });
+  }
   // Only in place of zod's own words: a schema's message of its own (a File's mode) says more.
-  const wrongType = issue.code === "invalid_type" && issue.message.startsWith("Invalid input") ? typeMismatch((issue as { expected?: string }).expected, value) : undefined;
-  if (wrongType) return errors.invalidField(ref, field, wrongType, location);
-  if (issue.code === "invalid_value" && issue.message.startsWith("Invalid option")) return errors.invalidField(ref, field, oneOf((issue as { values: unknown[] }).values, value), location);
+  const words = issueWords(issue, value);
+  if (words) return errors.invalidField(ref, field, words, location);
   const message = issue.code === "invalid_key" ? ((issue as { issues?: { message: string }[] }).issues?.[0]?.message ?? issue.message) : issue.message;
   return errors.invalidField(ref, field || "type", message, location);
-}
-
-/**
- * What to write instead of a value YAML or a spec gave as the wrong type, where the usual slip is
- * a scalar left unquoted: `PORT: 8080` where text is wanted, `enabled: yes` (text in YAML 1.2)
- * where a boolean is, one name where a list is (`after: db`). Undefined for anything else, which keeps the schema's own message.
- */
-function typeMismatch(expected: string | undefined, value: unknown): string | undefined {
-  if (expected === "string" && (typeof value === "number" || typeof value === "boolean")) return `must be text; write it in quotes: \`"${String(value)}"\``;
-  if (expected === "array" && typeof value === "string") return `must be a list; write \`[${value}]\``;
-  if (expected === "boolean" && typeof value === "string") return `must be true or false, not the text \`${value}\`${/^(y|yes|n|no|on|off)$/i.test(value) ? " (YAML 1.2 reads yes, no, on and off as text)" : ""}`;
-  return undefined;
-}
-
-const TYPES = ["service", "timer", "file", "package"];
-
-/** A value outside a field's few (`restart: sometimes`): the values it takes, and the likely one meant. */
-function oneOf(values: unknown[], value: unknown): string {
-  const words = values.map(String);
-  const likely = typeof value === "string" ? closest(value, words) : undefined;
-  const given = typeof value === "string" ? `\`${value}\`` : (JSON.stringify(value) ?? String(value));
-  return `must be one of ${words.join(", ")}, not ${given}${likely ? `; did you mean \`${likely}\`?` : ""}`;
-}
-
-/** What is wrong with a resource's `type`: missing (Kubernetes' `kind` written for it), a typo, or another value. */
-function typeProblem(record: Record<string, unknown>): string {
-  const { type } = record;
-  if (type === undefined) {
-    const kind = typeof record.kind === "string" ? `; \`kind: ${record.kind}\` is written \`type: ${record.kind}\` here` : "";
-    return `is missing: each resource says what it is, with \`type\`: service, timer, file or package${kind}`;
-  }
-  const likely = typeof type === "string" ? closest(type, TYPES) : undefined;
-  return `must be service, timer, file or package, not ${typeof type === "string" ? `\`${type}\`` : JSON.stringify(type) ?? String(type)}${likely ? `; did you mean \`${likely}\`?` : ""}`;
 }
 
 /** The fields a resource type takes (for "did you mean"). */
