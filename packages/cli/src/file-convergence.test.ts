@@ -3,20 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { tendInFolder } from "./__fixtures__/tend-in-folder.js";
 
-async function cli(argv: string[], cwd: string) {
-  let out = "";
-  let err = "";
-  const previous = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await runCli(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
-    return { code, out, err };
-  } finally {
-    process.chdir(previous);
-  }
-}
+const cli = tendInFolder;
 
 const USERS: Record<string, [number, number]> = { root: [0, 0], nobody: [65534, 65534], daemon: [1, 1] };
 const GROUPS: Record<string, number> = { root: 0, nogroup: 65534, daemon: 1, adm: 4 };

@@ -2,20 +2,9 @@ import { mkdir, mkdtemp, rename, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { tendInFolder } from "./__fixtures__/tend-in-folder.js";
 
-async function cli(argv: string[], cwd: string) {
-  let out = "";
-  let err = "";
-  const previous = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await runCli(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
-    return { code, out, err };
-  } finally {
-    process.chdir(previous);
-  }
-}
+const cli = tendInFolder;
 
 /** The init `tend providers` names for these flags (null: none). */
 async function initOf(cwd: string, flags: string[]): Promise<string | null> {

@@ -2,22 +2,11 @@ import { mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { tendInFolder } from "./__fixtures__/tend-in-folder.js";
 import { COMMANDS } from "./command-line/parse-command-line.js";
 import { imageRoot, withCron } from "./__fixtures__/image-root.js";
 
-async function cli(argv: string[], cwd?: string) {
-  let out = "";
-  let err = "";
-  const previous = process.cwd();
-  if (cwd) process.chdir(cwd);
-  try {
-    const code = await runCli(argv, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, env: { NO_COLOR: "1" } }, "9.9.9");
-    return { code, out, err };
-  } finally {
-    process.chdir(previous);
-  }
-}
+const cli = tendInFolder;
 
 async function specDir(yaml: string) {
   const dir = await mkdtemp(join(tmpdir(), "tend-cli-"));
