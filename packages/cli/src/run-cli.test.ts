@@ -1,4 +1,4 @@
-import { mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,6 +39,22 @@ describe("tend", () => {
     expect(flag.code).toBe(1);
     expect(flag.err).toMatch(/^error TEND_USAGE: unknown flag `--frobnicate` for `tend plan`/);
     expect((await cli(["deploy"])).err).toContain("unknown command `deploy`");
+  });
+
+  it("never ignores a word a command takes none of: apply of one reference would have applied the whole spec", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
+    const root = await imageRoot(dir, "r");
+    const apply = await cli(["apply", "service:web", "--init", "runit", "--root", root], dir);
+    expect([apply.code, apply.out]).toEqual([1, ""]);
+    expect(apply.err).toMatch(/^error TEND_USAGE: tend apply takes no resource references \(`service:web`\): it applies the whole spec of this scope; tend plan shows all it would change\n/);
+    expect((await cli(["plan", "tend.yaml"], dir)).err).toMatch(/^error TEND_USAGE: tend plan takes the spec with -f: tend plan -f tend.yaml\n/);
+    expect((await cli(["validate", "Service[web]"], dir)).err).toContain("tend validate takes no resource references (`Service[web]`): it checks the whole spec");
+    expect((await cli(["providers", "now"], dir)).err).toContain("tend providers takes no word `now` besides its flags");
+    // Nothing was applied.
+    expect(await readdir(root)).toEqual([]);
+    // observe and render take references; --user takes a name.
+    expect((await cli(["render", "service:web", "--init", "runit"], dir)).code).toBe(0);
+    expect((await cli(["plan", "--user", "root", "--init", "runit", "--root", root], dir)).code).toBe(0);
   });
 
   it("validates a spec and names file, line, resource and field of an error", async () => {

@@ -70,6 +70,22 @@ function readCommand(argv: string[]): CommandName {
   return command;
 }
 
+/** The commands that take words besides their flags: resource references, or help's topic. */
+const TAKES_WORDS: ReadonlySet<CommandName> = new Set(["observe", "render", "help"]);
+
+/**
+ * A word a command takes none of. Never ignored: `tend apply service:web` would apply the whole
+ * spec to an admin who meant one service. A spec's file name given bare gets `-f`.
+ */
+function strayWord(command: CommandName, word: string): UsageError {
+  if (/\.(ya?ml|[cm]?[jt]s|json)$/i.test(word)) return new UsageError(`tend ${command} takes the spec with -f: tend ${command} -f ${word}`);
+  if (/^[a-z]+:|\[/i.test(word)) {
+    const does: Partial<Record<CommandName, string>> = { apply: "applies the whole spec of this scope; tend plan shows all it would change", plan: "plans the whole spec of this scope", validate: "checks the whole spec" };
+    return new UsageError(`tend ${command} takes no resource references (\`${word}\`)${does[command] ? `: it ${does[command]}` : ""}`);
+  }
+  return new UsageError(`tend ${command} takes no word \`${word}\` besides its flags`);
+}
+
 /** The longest `--lock-timeout`, in seconds. */
 const MAX_LOCK_WAIT_S = 365 * 24 * 3600;
 
@@ -126,6 +142,7 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
   if (values.has("hosts") && (values.has("root") || values.has("user") || values.has("init"))) throw new UsageError("--hosts runs on the inventory's hosts: --root, --user and --init apply to one host only");
   if (!values.has("hosts") && (values.has("limit") || values.has("parallel"))) throw new UsageError("--limit and --parallel choose hosts of an inventory: pass --hosts FILE too");
   if (values.has("color") && values.has("no-color")) throw new UsageError("--color and --no-color contradict each other");
+  if (positionals.length > 0 && !TAKES_WORDS.has(command)) throw strayWord(command, positionals[0]!);
   const user = values.get("user");
   return {
     command,
