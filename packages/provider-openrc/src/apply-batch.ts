@@ -4,7 +4,7 @@ import { rcService, serviceAction } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { addToDefaultRunlevel, removeFromRunlevels } from "./runlevel-links.js";
 import { BOOT_RUNLEVELS, scriptName } from "./script-name.js";
-import { backgroundPidfile, supervisionOf } from "./supervision.js";
+import { backgroundPidfile, supervisionOf, type Supervision } from "./supervision.js";
 
 type ServiceChange = ResourceChange & { resource: Service };
 
@@ -63,18 +63,19 @@ async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
 
 /** A stop: the old script's way when the change moved the service to another supervision. */
 async function stop(change: ServiceChange, ctx: ApplyContext): Promise<void> {
-  if (await stopUnderOldSupervision(change, ctx)) return;
+  if ((await stopUnderOldSupervision(change, ctx)) !== undefined) return;
   await ctx.run.run({ argv: serviceAction(change.resource, "stop") });
 }
 
 /** A restart: the old process stopped the old way, then the new script started, when the supervision changed. */
 async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> {
-  if (!(await stopUnderOldSupervision(change, ctx))) {
+  const before = await stopUnderOldSupervision(change, ctx);
+  if (before === undefined) {
     await ctx.run.run({ argv: serviceAction(change.resource, "restart") });
     return;
   }
   await ctx.run.run({ argv: rcService(scriptName(change.resource), "start") });
-  ctx.log(`${change.key}: stopped the process ${supervisionOf(change.previous as Service)} kept, then started it under ${supervisionOf(change.resource)}`);
+  ctx.log(`${change.key}: stopped the process ${before} kept, then started it under ${supervisionOf(change.resource)}`);
 }
 
 /**
@@ -83,14 +84,15 @@ async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> 
  * miss the old process (a `stop` fails, a `restart` starts a second one). Then the old process
  * is stopped the old way, the rest of its process group ended as the old script's stop would
  * have, and OpenRC's record reset (`zap`). Only for a service seen running (a stop or a
- * restart), whose recorded group is its own. False, doing nothing, when the supervision is the same.
+ * restart), whose recorded group is its own. The old supervision when it did; undefined, doing
+ * nothing, when the supervision is the same.
  */
-async function stopUnderOldSupervision(change: ServiceChange, ctx: ApplyContext): Promise<boolean> {
+async function stopUnderOldSupervision(change: ServiceChange, ctx: ApplyContext): Promise<Supervision | undefined> {
   const service = change.resource;
   const script = scriptName(service);
   const previous = change.previous;
   const before = previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined;
-  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) return false;
+  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) return undefined;
   const group = await readProcessGroup(ctx.files, script, before);
   if (before === "supervise-daemon") {
     await ctx.run.run({ argv: ["supervise-daemon", script, "--stop"], env: { RC_SVCNAME: script } });
@@ -99,5 +101,5 @@ async function stopUnderOldSupervision(change: ServiceChange, ctx: ApplyContext)
   }
   if (group !== undefined) await ctx.run.run({ argv: endGroupCommand(group) });
   await ctx.run.run({ argv: rcService(script, "zap") });
-  return true;
+  return before;
 }
