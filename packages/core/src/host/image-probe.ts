@@ -11,12 +11,8 @@ import { resolveBeneath } from "../files/resolve-beneath.js";
  */
 export function imageProbe(root: string): HostProbe {
   const inside = (path: string) => {
-    try {
-      const real = resolveBeneath(root, path, true);
-      return existsSync(real) ? real : undefined;
-    } catch {
-      return undefined;
-    }
+    const real = pathInImage(root, path);
+    return real !== undefined && existsSync(real) ? real : undefined;
   };
   return {
     platform: process.platform,
@@ -27,4 +23,16 @@ export function imageProbe(root: string): HostProbe {
     },
     exists: (path) => inside(path) !== undefined,
   };
+}
+
+/**
+ * Where a path of an image root is on this machine, its links followed inside the root as the
+ * image's own processes would follow them; undefined when the walk fails (a link loop).
+ */
+export function pathInImage(root: string, path: string): string | undefined {
+  try {
+    return resolveBeneath(root, path, true);
+  } catch {
+    return undefined;
+  }
 }

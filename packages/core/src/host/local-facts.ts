@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { release } from "node:os";
-import { resolveBeneath } from "../files/resolve-beneath.js";
+import { pathInImage } from "./image-probe.js";
 
 /** More than any os-release holds; a bigger file is not one. */
 const MAX_OS_RELEASE = 64 * 1024;
@@ -22,18 +22,10 @@ export function localFacts(root?: string): Record<string, string> {
 /** `/etc/os-release`, else `/usr/lib/os-release` (os-release(5)); {} when neither is a readable regular file. */
 function readOsRelease(root?: string): Record<string, string> {
   for (const path of ["/etc/os-release", "/usr/lib/os-release"]) {
-    const text = readSmallFile(root === undefined ? path : insideRoot(root, path));
+    const text = readSmallFile(root === undefined ? path : pathInImage(root, path));
     if (text !== undefined) return parseOsRelease(text);
   }
   return {};
-}
-
-function insideRoot(root: string, path: string): string | undefined {
-  try {
-    return resolveBeneath(root, path, true);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A regular file's text, never blocking on a FIFO nor reading a device; undefined otherwise. */

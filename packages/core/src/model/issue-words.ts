@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { closest } from "./closest-word.js";
-
-const TYPES = ["service", "timer", "file", "package"];
+import { RESOURCE_TYPES } from "./reference.js";
 
 const KINDS: Record<string, string> = {
   string: "text",
@@ -67,7 +66,7 @@ export function typeProblem(record: Record<string, unknown>): string {
     const kind = typeof record.kind === "string" ? `; \`kind: ${record.kind}\` is written \`type: ${record.kind}\` here` : "";
     return `is missing: each resource says what it is, with \`type\`: service, timer, file or package${kind}`;
   }
-  const likely = typeof type === "string" ? closest(type, TYPES) : undefined;
+  const likely = typeof type === "string" ? closest(type, RESOURCE_TYPES) : undefined;
   return `must be service, timer, file or package, not ${kindOf(type)}${likely ? `; did you mean \`${likely}\`?` : ""}`;
 }
 
