@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -229,6 +229,31 @@ describe("the host's faults, met as clear errors", () => {
       expectCleanError(result.stderr, code);
       expect(result.stderr).toContain(`${join(dir, file)} cannot be read: permission denied (the file, or a folder on its way, is closed to this user)`);
     }
+  });
+
+  it.runIf(isRoot)("as root, a spec or inventory another user could change: refused, naming what they could change, and the host untouched", async () => {
+    const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
+    const root = await imageRoot(dir, "root");
+    await writeFile(join(dir, "hosts.yaml"), "hosts:\n  a: {}\n", { mode: 0o644 });
+    await chmod(join(dir, "tend.yaml"), 0o664);
+    for (const args of [["validate"], ["plan", "--init", "runit", "--root", root], ["apply", "--init", "runit", "--root", root]]) {
+      const result = await tend([...args, "-f", join(dir, "tend.yaml")], dir);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, "TEND_SPEC");
+      expect(result.stderr).toContain(`refusing to read ${join(dir, "tend.yaml")} as root: ${join(dir, "tend.yaml")} is writable by its group, who could change what root would run`);
+    }
+    expect(await readdir(root)).toEqual([]);
+    await chmod(join(dir, "tend.yaml"), 0o644);
+    await chown(join(dir, "hosts.yaml"), 65534, 65534);
+    const fleet = await tend(["plan", "--hosts", join(dir, "hosts.yaml")], dir);
+    expect(fleet.code, fleet.stderr).toBe(1);
+    expectCleanError(fleet.stderr, "TEND_FLEET_INVENTORY");
+    expect(fleet.stderr).toContain(`${join(dir, "hosts.yaml")} belongs to uid 65534, who could change what root would run`);
+    // Its owner ran tend through sudo: they could be root anyway.
+    await chown(join(dir, "tend.yaml"), 65534, 65534);
+    const sudo = await exec(["env", "SUDO_UID=65534", process.execPath, CLI, "apply", "--init", "runit", "--root", root], dir);
+    expect(sudo.code, sudo.stderr).toBe(0);
+    expect(await readFile(join(root, "etc/motd"), "utf8")).toBe("hi\n");
   });
 
   it.each([

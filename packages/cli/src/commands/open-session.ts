@@ -27,3 +27,8 @@ export async function specCache(): Promise<{ cache?: ContentCache }> {
   const cache = ContentCache.open();
   return cache ? { cache } : {};
 }
+
+/** How this command line opens its spec: with the user's cache, and for `--user NAME` that user's YAML spec trusted as root. */
+export async function specOptions(line: CommandLine): Promise<{ cache?: ContentCache; scopeUser?: string }> {
+  return { ...(await specCache()), ...(typeof line.user === "string" ? { scopeUser: line.user } : {}) };
+}

@@ -1,7 +1,7 @@
 import type { Artifact, Resource, Scope } from "@tend/core/runtime";
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { CLI_PACKAGE_DIR, openSession, specCache } from "./open-session.js";
+import { CLI_PACKAGE_DIR, openSession, specOptions } from "./open-session.js";
 
 /**
  * The files a spec becomes on one init or on every init (`--init all`); touches nothing. A
@@ -10,7 +10,7 @@ import { CLI_PACKAGE_DIR, openSession, specCache } from "./open-session.js";
  */
 export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
   const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core/runtime");
-  const registry = Session.discover(await openSpec(findSpec(line.spec), await specCache()), CLI_PACKAGE_DIR);
+  const registry = Session.discover(await openSpec(findSpec(line.spec), await specOptions(line)), CLI_PACKAGE_DIR);
   const inits = line.init === "all" ? registry.inits.names : [line.init ? parseInit(line.init, registry.inits) : resolveHost({}, registry.inits).facts.init];
   const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
   const results: { init: string; resources: { key: string; artifacts?: Artifact[]; error?: string }[] }[] = [];

@@ -1,6 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import type { CommandLine } from "../command-line/parse-command-line.js";
-import { CLI_PACKAGE_DIR, openSession, specCache } from "./open-session.js";
+import { CLI_PACKAGE_DIR, openSession, specOptions } from "./open-session.js";
 
 /**
  * The spec alone: fields, names, references, cycles, tend's own paths. Needs no init and no
@@ -10,7 +10,7 @@ import { CLI_PACKAGE_DIR, openSession, specCache } from "./open-session.js";
 export async function validateCommand(line: CommandLine, io: CliIo): Promise<number> {
   const { findSpec, openSpec, resolveHost, Session, TendError, TendErrors } = await import("@tend/core/runtime");
   const file = findSpec(line.spec);
-  const opened = await openSpec(file, await specCache());
+  const opened = await openSpec(file, await specOptions(line));
   const registry = Session.discover(opened, CLI_PACKAGE_DIR);
   const host = resolveHost({ ...(line.init ? { init: line.init } : {}), ...(line.user !== undefined ? { user: line.user } : {}) }, registry.inits, false);
   const spec = await opened.build(host.facts);

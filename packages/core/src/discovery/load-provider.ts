@@ -6,7 +6,7 @@ import { API_VERSION, type ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FoundProvider } from "./provider-manifest.js";
-import { foldersUpTo, untrustedPath } from "./trusted-package.js";
+import { foldersUpTo, untrustedPath } from "../files/root-trust.js";
 import { satisfiesCoreRange } from "./core-range.js";
 import { plainPackageEntry } from "./package-entry.js";
 

@@ -1,5 +1,7 @@
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { sizeText } from "../output/size-text.js";
+import { untrustedPath } from "./root-trust.js";
 
 /**
  * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
@@ -11,11 +13,13 @@ export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 /**
  * What is wrong, before reading it, with a file an admin hands tend as `what` ("spec"): not a
  * regular file (a FIFO would hang the read, a device such as /dev/zero would never end) or
- * bigger than MAX_INPUT_BYTES, or out of reach (a folder on its way closed to this user). A link
- * to a file is followed. Undefined when it may be read; a missing file is left to the read, which
+ * bigger than MAX_INPUT_BYTES, or out of reach (a folder on its way closed to this user), or, as
+ * root, open to change by another user than root, the user who ran sudo and `alsoTrusted` (see
+ * changeableByOthers; "anyone": what it says was trusted when it was first read). A link to a
+ * file is followed. Undefined when it may be read; a missing file is left to the read, which
  * names it.
  */
-export function inputFileProblem(file: string, what: string): { message: string; hint: string } | undefined {
+export function inputFileProblem(file: string, what: string, alsoTrusted: readonly number[] | "anyone" = []): { message: string; hint: string } | undefined {
   let info;
   try {
     info = statSync(file);
@@ -33,7 +37,39 @@ export function inputFileProblem(file: string, what: string): { message: string;
       hint: what === "spec" ? "Keep large contents out of the spec: a tend.config.ts can read a File resource's content from a file" : `Split the ${what}`,
     };
   }
-  return undefined;
+  return alsoTrusted === "anyone" ? undefined : changeableByOthers(file, what, alsoTrusted);
+}
+
+/**
+ * As root, what is wrong with reading `file` as `what`: another user could change it, or a folder
+ * above it (as named, and where its links lead), so what root applies would be theirs. The file
+ * and its folders must belong to root, or to the user who ran sudo (SUDO_UID: they can be root
+ * anyway) or to one of `alsoTrusted`, and be writable by no group or other user, sticky folders
+ * such as /tmp excepted: the rule of cron for /etc/cron.d and of OpenSSH for authorized_keys.
+ */
+function changeableByOthers(file: string, what: string, alsoTrusted: readonly number[]): { message: string; hint: string } | undefined {
+  const sudoUid = Number(process.env.SUDO_UID);
+  const owners = [0, ...(Number.isSafeInteger(sudoUid) && sudoUid > 0 ? [sudoUid] : []), ...alsoTrusted];
+  const given = resolve(file);
+  let real = given;
+  try {
+    real = realpathSync(given);
+  } catch {
+    // gone meanwhile: the read names it
+  }
+  const why = untrustedPath([...pathAndFolders(given), ...pathAndFolders(real)], owners);
+  if (!why) return undefined;
+  return {
+    message: `refusing to read ${file} as root: ${why}`,
+    hint: `Give the ${what} and the folders above it to root, writable by no one else (chown root; chmod go-w), or run tend through sudo as their owner`,
+  };
+}
+
+/** `path` and every folder above it, up to /. */
+function pathAndFolders(path: string): string[] {
+  const out = [path];
+  for (let dir = dirname(path); out.at(-1) !== dir; dir = dirname(dir)) out.push(dir);
+  return out;
 }
 
 /** The problem of a file this user may not read, or reach: said before any read is tried. */

@@ -98,7 +98,7 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     checkRoot(options.root);
     const file = findSpec(options.spec, options.cwd);
-    const opened = await openSpec(file, options.cache ? { cache: options.cache } : {});
+    const opened = await openSpec(file, { ...(options.cache ? { cache: options.cache } : {}), ...(typeof options.user === "string" ? { scopeUser: options.user } : {}) });
     const registry = Session.discover(opened, options.toolDir);
     if (options.installCommand) registry.installCommand = options.installCommand;
     const host = resolveHost(options, registry.inits);

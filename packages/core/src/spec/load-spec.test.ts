@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { mkdir, mkdtemp, symlink, truncate, writeFile } from "node:fs/promises";
+import { chown, mkdir, mkdtemp, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -157,6 +157,19 @@ describe("loading specs that misbehave", () => {
     await truncate(big, MAX_INPUT_BYTES);
     // At the limit it is read (and refused for what it holds).
     expect((await failure(big)).message).not.toContain("MiB");
+  });
+
+  it.runIf(process.getuid?.() === 0)("as root, takes a YAML spec the --user scope's own user can change, never a module of theirs", async () => {
+    const yaml = await specFile("alice.yaml", "tend: v1alpha1\ntype: File\nname: motd\npath: /etc/motd\ncontent: hi\n");
+    const module = await specFile("tend.config.mjs", "export default [];\n");
+    await chown(yaml, 65534, 65534);
+    await chown(module, 65534, 65534);
+    const refused = async (file: string, scopeUser?: string) => ((await openSpec(file, scopeUser ? { scopeUser } : {}).catch((e: unknown) => e)) as TendError).message;
+    expect(await refused(yaml)).toBe(`refusing to read ${yaml} as root: ${yaml} belongs to uid 65534, who could change what root would run`);
+    expect(await refused(yaml, "root")).toContain("belongs to uid 65534");
+    expect((await openSpec(yaml, { scopeUser: "nobody" })).file).toBe(yaml);
+    // Its code would run as root.
+    expect(await refused(module, "nobody")).toBe(`refusing to read ${module} as root: ${module} belongs to uid 65534, who could change what root would run`);
   });
 
   it("refuses bytes that are not UTF-8 at their line, never writing U+FFFD in their place", async () => {

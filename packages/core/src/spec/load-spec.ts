@@ -4,6 +4,7 @@ import type { HostFacts } from "../contract/host.js";
 import { CORE_BUILD } from "../core-package.js";
 import { errors } from "../errors/catalogue.js";
 import { isNormalHostPath } from "../files/host-path.js";
+import { lookupUser } from "../host/passwd.js";
 import { inputFileProblem } from "../files/input-file.js";
 import { crossCheck } from "../model/cross-check.js";
 import type { Resource } from "../model/resource-schema.js";
@@ -37,6 +38,12 @@ export interface OpenSpecOptions {
    * parsed nor validated again; a config module's transpiled code is kept there too.
    */
   cache?: ContentCache;
+  /**
+   * `--user NAME`: the user whose services a YAML spec declares. Root may take such a spec from
+   * a file that user can change, as it does only what they could do themselves; never a module,
+   * whose code runs as root.
+   */
+  scopeUser?: string;
 }
 
 /** A YAML spec as the cache keeps it: validated resources, and the tend folders they were checked against. */
@@ -61,9 +68,10 @@ const MODULE_SPEC = /\.(?:[cm]?ts|[cm]?js|json)$/i;
 export async function openSpec(path: string, options: OpenSpecOptions = {}): Promise<OpenedSpec> {
   const stdin = path === STDIN_SPEC;
   const file = stdin ? STDIN_LABEL : path;
-  const problem = stdin ? undefined : inputFileProblem(file, "spec");
-  if (problem) throw errors.spec(problem.message, { file, hint: problem.hint });
   const yaml = stdin || /\.ya?ml$/i.test(file);
+  const scopeUid = yaml && options.scopeUser !== undefined ? lookupUser(options.scopeUser)?.uid : undefined;
+  const problem = stdin ? undefined : inputFileProblem(file, "spec", scopeUid === undefined ? [] : [scopeUid]);
+  if (problem) throw errors.spec(problem.message, { file, hint: problem.hint });
   if (!yaml && !MODULE_SPEC.test(file)) {
     throw errors.spec(`${file} is neither a YAML spec (.yaml, .yml) nor a module (.ts, .mts, .cts, .js, .mjs, .cjs, .json): tend tells them apart by the name's ending`, {
       file,

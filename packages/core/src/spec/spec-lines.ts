@@ -15,7 +15,8 @@ export async function addSpecLines(error: unknown): Promise<void> {
   );
   const files = new Set(all.map((e) => e.location.file!));
   for (const file of files) {
-    if (inputFileProblem(file, "spec")) continue;
+    // Trusted, or refused, when the spec was opened: only its lines are read here.
+    if (inputFileProblem(file, "spec", "anyone")) continue;
     let placed: { indexOf: Map<string, number>; locate: (index: number, path: (string | number)[]) => { line?: number } };
     try {
       const { parseYamlSpec } = await import("./load-yaml-spec.js");
