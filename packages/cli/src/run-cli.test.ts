@@ -57,6 +57,20 @@ describe("tend", () => {
     expect((await cli(["plan", "--user", "root", "--init", "runit", "--root", root], dir)).code).toBe(0);
   });
 
+  it("refuses a flag given twice with two values, never taking the last: a script's second -f would apply another spec", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
+    await writeFile(join(dir, "other.yaml"), "tend: v1alpha1\ntype: File\nname: f\npath: /etc/f\ncontent: x\n");
+    const root = await imageRoot(dir, "r");
+    const twice = await cli(["apply", "-f", "tend.yaml", "--init", "runit", "--root", root, "--file=other.yaml"], dir);
+    expect([twice.code, twice.out]).toEqual([1, ""]);
+    expect(twice.err).toMatch(/^error TEND_USAGE: --file is given twice, `tend.yaml` and `other.yaml`: give it once\n/);
+    expect((await cli(["plan", "--init", "runit", "--init", "systemd", "--root", root], dir)).err).toMatch(/^error TEND_USAGE: --init is given twice, `runit` and `systemd`: give it once\n/);
+    expect((await cli(["plan", "--user", "--user", "alice", "--init", "runit", "--root", root], dir)).err).toMatch(/^error TEND_USAGE: --user is given twice, without a value and `alice`: give it once\n/);
+    expect(await readdir(root)).toEqual([]);
+    // The same value twice, or a switch twice, says one thing.
+    expect((await cli(["apply", "--init", "runit", "--init=runit", "--root", root, "--adopt", "--adopt"], dir)).code).toBe(0);
+  });
+
   it("validates a spec and names file, line, resource and field of an error", async () => {
     const good = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
     expect((await cli(["validate"], good)).out).toMatch(/tend\.yaml: valid, 1 service, 0 timers, 0 files, 0 packages\n$/);

@@ -94,6 +94,16 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
   const flags = [...FLAGS[command], ...GLOBAL];
   const values = new Map<string, string | true>();
   const positionals: string[] = [];
+  // A flag given twice with two values is refused, never decided by its last: `-f a.yaml -f
+  // b.yaml` or `--init runit --init systemd` in a script, run as root, would apply one silently.
+  const setValue = (flag: Flag, value: string | true) => {
+    const before = values.get(flag.name);
+    if (before !== undefined && before !== value) {
+      const shown = (v: string | true) => (v === true ? "without a value" : `\`${v}\``);
+      throw new UsageError(`--${flag.name} is given twice, ${shown(before)} and ${shown(value)}: give it once`);
+    }
+    values.set(flag.name, value);
+  };
   for (let i = 0; i < argv.length; i += 1) {
     if (i === commandIndex) continue;
     const arg = argv[i]!;
@@ -112,19 +122,19 @@ function readFlags(argv: string[], command: CommandName): CommandLine {
       if (inline !== undefined) throw new UsageError(`--${flag.name} takes no value`);
       values.set(flag.name, true);
     } else if (inline !== undefined) {
-      values.set(flag.name, inline);
+      setValue(flag, inline);
     } else if (flag.value === "optional") {
       const next = argv[i + 1];
       // `--user alice`: the next word is a name when it is no flag, command or reference.
       if (next !== undefined && !next.startsWith("-") && !/[:[]/.test(next) && i + 1 !== commandIndex && !(COMMANDS as readonly string[]).includes(next)) {
-        values.set(flag.name, next);
+        setValue(flag, next);
         i += 1;
-      } else values.set(flag.name, true);
+      } else setValue(flag, true);
     } else {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith("-") && next !== "-")) throw new UsageError(`--${flag.name} needs a value`);
       if (i + 1 === commandIndex) throw new UsageError(`--${flag.name} needs a value before the command \`${next}\``);
-      values.set(flag.name, next);
+      setValue(flag, next);
       i += 1;
     }
   }
