@@ -645,6 +645,35 @@ ${extra}`);
       expect(await show("getty@tty3.service", "UnitFileState")).toBe("disabled");
     });
 
+    it("restarts alice's user service when the File it names changes: her run writes the File, the system run leaves it", async () => {
+      const confSpec = "/spec/user-conf.yaml";
+      const docs = (content: string) => [
+        doc(`type: File\nname: tick-conf\npath: /home/alice/.config/tick/tick.conf\ncontent: ${JSON.stringify(content)}`),
+        doc("type: Service\nname: tick-user\nexec: sleep 100031\nuser: true\nrestartOn:\n  - File[tick-conf]"),
+      ];
+      const both = async (content: string) => {
+        const system = await applySpec(host, confSpec, docs(content));
+        return { system, user: await host.expectTend(["apply", "-f", confSpec, "--user", "alice"]) };
+      };
+      const first = await both("rate = 1\n");
+      expect(first.system).not.toContain("tick-conf");
+      expect(first.user).toContain("file:tick-conf: added");
+      expect(await host.mustSh("stat -c '%U' /home/alice/.config/tick/tick.conf")).toBe("alice\n");
+      const pid = await show("tend-tick-user.service", "MainPID", true);
+      expect(Number(pid)).toBeGreaterThan(0);
+      const second = await both("rate = 2\n");
+      expect(second.system).not.toContain("tick-conf");
+      expect(second.user).toContain("file:tick-conf: changed");
+      const now = await show("tend-tick-user.service", "MainPID", true);
+      expect([Number(now) > 0, now === pid]).toEqual([true, false]);
+      expect(await host.readFile("/home/alice/.config/tick/tick.conf")).toBe("rate = 2\n");
+      await host.expectTend(["plan", "-f", confSpec, "--user", "alice", "--detailed-exitcode"]);
+      await host.expectTend(["plan", "-f", confSpec, "--detailed-exitcode"]);
+      await host.writeFile(confSpec, spec());
+      await host.expectTend(["apply", "-f", confSpec, "--user", "alice"]);
+      expect(await exists("/home/alice/.config/tick/tick.conf")).toBe(false);
+    });
+
     it("enables alice's distro units offline in an image root: plan shows the enable, the links are made, the next plan is clean", async () => {
       const image = "/srv/uimage";
       await host.mustSh(

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -226,5 +226,36 @@ describe("a run in one scope, with resources of the other", () => {
     const result = await cli(["plan", "--init", "runit", "--root", await imageRoot(dir, "r")], dir);
     expect(result.code).toBe(0);
     expect(result.out).toContain("(1 user-scope resource is not in this run: tend apply --user");
+  });
+
+  it("leaves a File a user service names to the user's run: the system run neither writes nor claims it, so the two runs never meet at its path", async () => {
+    const userSpec = (content: string, path = "/root/app.conf") =>
+      `tend: v1alpha1\ntype: File\nname: conf\npath: ${path}\ncontent: ${JSON.stringify(content)}\n---\ntend: v1alpha1\ntype: Service\nname: app\nexec: /opt/app\nuser: true\nrestartOn:\n  - File[conf]\n`;
+    const dir = await specDir(userSpec("one\n"));
+    const root = await imageRoot(dir, "r");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+    const system = ["apply", "--init", "systemd", "--root", root];
+    const first = await cli(system, dir);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain("(2 user-scope resources are not in this run: tend apply --user");
+    expect(await readdir(root)).not.toContain("root");
+    // Before, the system run wrote it, and the user's run refused a file it had not written.
+    const user = await cli([...system, "--user"], dir);
+    expect(user.code, user.err).toBe(0);
+    expect(await readFile(join(root, "root/app.conf"), "utf8")).toBe("one\n");
+    await writeFile(join(dir, "tend.yaml"), userSpec("two\n"));
+    expect((await cli([...system, "--user"], dir)).out).toContain("file:conf: changed");
+    expect(await readFile(join(root, "root/app.conf"), "utf8")).toBe("two\n");
+    const again = await cli(["plan", ...system.slice(1), "--detailed-exitcode"], dir);
+    expect([again.code, again.err]).toEqual([0, ""]);
+    // A user's run writes only in the home: outside every home, both runs refuse it.
+    await writeFile(join(dir, "tend.yaml"), userSpec("x\n", "/etc/app.conf"));
+    for (const args of [system, [...system, "--user"]]) {
+      const refused = await cli(args, dir);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/^error TEND_INVALID_FIELD: file:conf has an invalid `path`: \/etc\/app.conf is (in no user's home|outside \/root, the home of root)/);
+    }
+    expect(await readdir(join(root, "etc"))).toEqual(["passwd"]);
   });
 });

@@ -59,6 +59,14 @@ export function lookupUser(nameOrId: string, root?: string): PasswdEntry | undef
   return row && { name: row[0]!, uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? "/" };
 }
 
+/**
+ * The home folders in the password database's file (inside `root` first when given), but `/`:
+ * where a user's run may write. Users only the name service knows (LDAP) are not listed.
+ */
+export function passwdHomes(root?: string): string[] {
+  return [...new Set(readDb("/etc/passwd", root).map((r) => r[5] ?? "/"))].filter((home) => home.startsWith("/") && home !== "/");
+}
+
 /** A group id by name or numeric id, from the image's /etc/group under `root`, or the live host's and then its name service. */
 export function lookupGroup(nameOrId: string, root?: string): number | undefined {
   if (/^[0-9]+$/.test(nameOrId)) return Number(nameOrId);

@@ -7,6 +7,7 @@ import { dependenciesOf, refsOf } from "./dependencies-of.js";
 import { findCycle } from "./find-cycle.js";
 import { canonicalReference, parseReference } from "./reference.js";
 import type { Resource, Service } from "./resource-schema.js";
+import { scopeReferenceErrors } from "./scope-references.js";
 
 /** Where resource `index`'s `path` was written: the spec loader knows files and YAML lines. */
 export type Locate = (index: number, path: (string | number)[]) => ErrorLocation;
@@ -122,6 +123,7 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
     });
     if (resource.exec === undefined) found.push(...distroUnitErrors(resource, key, (path, field) => at(path, field)));
   });
+  found.push(...scopeReferenceErrors(resources, locate));
   if (found.length === 0 && lookForCycles) {
     const graph = new Map<string, string[]>();
     for (const resource of resources) if (resource) graph.set(`${resource.type}:${resource.name}`, dependenciesOf(resource));

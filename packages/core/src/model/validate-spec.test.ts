@@ -356,3 +356,31 @@ describe("validateSpec: bytes no init can carry", () => {
     expect(messages([{ type: "service", name: "s", exec: "/bin/x", systemd: { "User=root\nX": "1" } }])[0]).toContain("must be a [Service] directive name");
   });
 });
+
+describe("validateSpec: references across scopes", () => {
+  const db = { type: "service", name: "db", exec: "/db" };
+  const conf = { type: "file", name: "conf", path: "/home/alice/.config/app.conf", content: "x\n" };
+  const app = (fields: Record<string, unknown>) => ({ type: "service", name: "app", exec: "/app", user: true, ...fields });
+  it("refuses a restart or reload that one scope's change would ask of the other's service: no run would ever do it", () => {
+    expect(messages([db, app({ restartOn: ["Service[db]"] })])).toEqual([
+      "service:app has an invalid `restartOn`: names service:db, a system service, and service:app is a user service: each scope is applied by a run of its own, so a change to service:db would never restart service:app",
+    ]);
+    expect(messages([{ ...db, reloadOn: ["Service[app]"] }, app({})])).toEqual([
+      "service:db has an invalid `reloadOn`: names service:app, a user service, and service:db is a system service: each scope is applied by a run of its own, so a change to service:app would never reload service:db",
+    ]);
+    expect(messages([{ type: "package", name: "syncthing" }, app({ restartOn: ["Package[syncthing]"] })])).toEqual([
+      "service:app has an invalid `restartOn`: names package:syncthing, and service:app is a user service: packages are the system run's, and a user's run never sees one change, so it would never restart service:app",
+    ]);
+  });
+
+  it("refuses a system resource naming a File that a user service names, which the user's run writes", () => {
+    expect(messages([conf, { ...db, requires: ["File[conf]"] }, app({ restartOn: ["File[conf]"] })])).toEqual([
+      "service:db has an invalid `requires`: names file:conf, which service:app names too: a File a user service or timer names is written by that user's run, and service:db, the system's, would never see it",
+    ]);
+  });
+
+  it("takes what the runs can do: a user service requiring a system service or a package (the system run goes first), and restarting on its own File", () => {
+    expect(messages([db, { type: "package", name: "syncthing" }, conf, app({ requires: ["Service[db]", "Package[syncthing]"], restartOn: ["File[conf]"] })])).toEqual([]);
+    expect(messages([db, conf, { ...db, name: "web", restartOn: ["File[conf]", "Service[db]"] }])).toEqual([]);
+  });
+});

@@ -33,6 +33,8 @@ import { stateDir, StateStore } from "../state/state-store.js";
 import { keepSecretsPrivate } from "../model/secret-env.js";
 import { fileArtifacts } from "./core-artifacts.js";
 import { inScope } from "./in-scope.js";
+import { passwdHomes } from "../host/passwd.js";
+import { userScopeFiles } from "../model/scope-of-files.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
 import { ownerProblem } from "../files/owner-problem.js";
 import { afterAnInstall } from "./after-install.js";
@@ -144,8 +146,17 @@ export class Session {
 
   /** The declared resources this run manages. */
   scopeResources(): Resource[] {
-    return this.spec.resources.filter((r) => inScope(r, this.host.scope));
+    const userFiles = this.userFiles();
+    return this.spec.resources.filter((r) => inScope(r, this.host.scope, userFiles));
   }
+
+  /** The Files a user service or timer names: the user run's, wherever they are (see userScopeFiles). */
+  private userFiles(): Map<string, string> {
+    this.userFilesMemo ??= userScopeFiles(this.spec.resources);
+    return this.userFilesMemo;
+  }
+
+  private userFilesMemo: Map<string, string> | undefined;
 
   renderContext(): RenderContext {
     return { host: this.host.facts, init: this.host.facts.init, scope: this.host.scope };
@@ -186,6 +197,12 @@ export class Session {
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
+      if (resource.type === "file" && ctx.scope.kind === "user" && !resource.path.startsWith(`${ctx.scope.home}/`)) {
+        const namedBy = this.userFiles().get(key) ?? "a user service";
+        const why = `${resource.path} is outside ${ctx.scope.home}, the home of ${ctx.scope.user}, whose run writes it because ${namedBy}, a user ${namedBy.split(":")[0]}, names it; a user's run writes only in their home`;
+        problems.push(errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file }));
+        continue;
+      }
       try {
         if (provider) {
           const found = [...checkCapabilities(resource, provider, this.server(provider, ctx.init)), ...(provider.check?.(resource, ctx) ?? [])];
@@ -331,7 +348,7 @@ export class Session {
     const declared = new Set(resources.map((r) => `${r.type}:${r.name}`));
     const recorded = Object.entries(state.resources).filter(([key]) => !declared.has(key));
     const assigned = await this.assignProviders([...resources, ...recorded.map(([, r]) => r.resource)]);
-    const elsewhere = await this.otherScopeProblems();
+    const elsewhere = [...(await this.otherScopeProblems()), ...this.homelessUserFiles()];
     let rendered: Map<string, Artifact[]>;
     try {
       rendered = this.renderAll(resources, assigned);
@@ -396,9 +413,29 @@ export class Session {
     return { plan, state, assigned };
   }
 
-  /** Declared services and timers of the other scope, which this run leaves out (files follow the paths they write). */
+  /** Declared services and timers of the other scope, which this run leaves out, and the Files a user service names in a system run (other files follow the paths they write). */
   otherScopeResources(): Resource[] {
-    return this.spec.resources.filter((r) => r.type !== "file" && !inScope(r, this.host.scope));
+    const userFiles = this.userFiles();
+    return this.spec.resources.filter((r) => (r.type !== "file" || userFiles.has(`file:${r.name}`)) && !inScope(r, this.host.scope, userFiles));
+  }
+
+  /**
+   * In a system run, the Files a user service or timer names (the user run's, see
+   * userScopeFiles) that are in no home of the password database: no user's run could write
+   * them, so the spec is refused here too, not only in the user's run (see renderAll).
+   */
+  private homelessUserFiles(): TendError[] {
+    if (this.host.scope.kind !== "system" || this.userFiles().size === 0) return [];
+    const homes = passwdHomes(this.root);
+    const problems: TendError[] = [];
+    for (const resource of this.spec.resources) {
+      const key = `${resource.type}:${resource.name}`;
+      const namedBy = this.userFiles().get(key);
+      if (resource.type !== "file" || !namedBy || homes.some((home) => resource.path.startsWith(`${home}/`))) continue;
+      const why = `${resource.path} is in no user's home, and ${namedBy}, a user ${namedBy.split(":")[0]}, names it: a File a user's service names is written by that user's run, which writes only in their home`;
+      problems.push(errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file }));
+    }
+    return problems;
   }
 
   /**
