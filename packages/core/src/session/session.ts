@@ -422,10 +422,11 @@ export class Session {
   /**
    * In a system run, the Files a user service or timer names (the user run's, see
    * userScopeFiles) that are in no home of the password database: no user's run could write
-   * them, so the spec is refused here too, not only in the user's run (see renderAll).
+   * them, so the spec is refused here too, not only in the user's run (see renderAll). On this
+   * machine or an image root only: a fleet host's users are not read here.
    */
   private homelessUserFiles(): TendError[] {
-    if (this.host.scope.kind !== "system" || this.userFiles().size === 0) return [];
+    if (this.host.scope.kind !== "system" || this.userFiles().size === 0 || !(this.access instanceof LocalHostAccess)) return [];
     const homes = passwdHomes(this.root);
     const problems: TendError[] = [];
     for (const resource of this.spec.resources) {
