@@ -15,7 +15,7 @@ const STARTS = "/var/tmp/tend-demo.starts";
 /** tend-demo's program: logs its PID and version, then stays in front as that PID. */
 const demoProgram = (version: string) => `#!/bin/sh\necho "$$ ${version}" >> ${STARTS}\nexec sleep 100000\n`;
 
-/** Builds one .deb in /build and copies it into /srv/repo. */
+/** Builds one .deb in /build and copies it into /srv/repo; its files under /etc are conffiles. */
 const buildDeb = (name: string, version: string, files: Record<string, { content: string; mode: string }>, postinst?: string) => {
   const dir = `/build/${name}_${version}`;
   const lines = [`rm -rf ${dir}`, `mkdir -p ${dir}/DEBIAN`];
@@ -25,6 +25,9 @@ const buildDeb = (name: string, version: string, files: Record<string, { content
   lines.push(
     `printf 'Package: ${name}\\nVersion: ${version}\\nArchitecture: all\\nMaintainer: tend tests <tests@example.invalid>\\nDescription: tend ${name} test package\\n' > ${dir}/DEBIAN/control`,
   );
+  // As debhelper marks them: every file under /etc is a conffile, which dpkg never silently replaces.
+  const conffiles = Object.keys(files).filter((path) => path.startsWith("/etc/"));
+  if (conffiles.length > 0) lines.push(`printf '${conffiles.map((path) => `${path}\\n`).join("")}' > ${dir}/DEBIAN/conffiles`);
   if (postinst) lines.push(`printf '${postinst}' > ${dir}/DEBIAN/postinst`, `chmod 755 ${dir}/DEBIAN/postinst`);
   lines.push(`dpkg-deb --root-owner-group --build ${dir} /srv/repo/${name}_${version}_all.deb >/dev/null`);
   return lines.join("\n");
@@ -45,6 +48,7 @@ apt-get update -q >/dev/null`;
 const pkgDoc = (name: string, extra = "") => `tend: v1alpha1\ntype: Package\nname: ${name}\n${extra}`;
 const WEB = "tend: v1alpha1\ntype: Service\nname: web\nexec: /usr/bin/tend-demo\nrequires:\n  - Package[tend-demo]\nrestartOn:\n  - Package[tend-demo]\nverify:\n  settle: 1\n";
 const spec = (...docs: string[]) => docs.join("---\n");
+const APP_CONF = "tend: v1alpha1\ntype: File\nname: app-conf\npath: /etc/tend-conf/app.conf\ncontent: \"from = tend\\n\"\nrequires:\n  - Package[tend-conf]\n";
 
 describe("packages with apt on a runit host", () => {
   let host: TestHost;
@@ -57,6 +61,8 @@ describe("packages with apt on a runit host", () => {
       buildDeb("tend-demo", "1.0", { "/usr/bin/tend-demo": { content: demoProgram("1.0"), mode: "755" } }),
       buildDeb("tend-demo", "1.1", { "/usr/bin/tend-demo": { content: demoProgram("1.1"), mode: "755" } }),
       buildDeb("tend-post", "1.0", { "/usr/share/tend-post/README": { content: "tend-post\n", mode: "644" } }, "#!/bin/sh\\nset -e\\necho \"configured $1\" >> /var/tmp/tend-post.postinst\\n"),
+      buildDeb("tend-conf", "1.0", { "/etc/tend-conf/app.conf": { content: "from = package\n", mode: "644" } }),
+      buildDeb("tend-owned", "1.0", { "/etc/tend-owned/app.conf": { content: "from = package\n", mode: "644" } }, "#!/bin/sh\\nset -e\\ngetent passwd tendowned >/dev/null || useradd --system --no-create-home tendowned\\n"),
       buildDeb("tend-user", "1.0", { "/usr/share/tend-user/README": { content: "tend-user\n", mode: "644" } }, "#!/bin/sh\\nset -e\\ngetent passwd tenduser >/dev/null || useradd --system --no-create-home tenduser\\n"),
       INDEX,
     ].join("\n");
@@ -155,5 +161,27 @@ describe("packages with apt on a runit host", () => {
 
   it("leaves nothing in /var/lib/tend but the lock and the state", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("lock\nstate.json\n");
+  });
+
+  it("writes a File at a path its package installs before installing the package, and dpkg keeps tend's (--force-confold)", async () => {
+    await host.writeFile("/spec/conf.yaml", spec(pkgDoc("tend-conf"), APP_CONF));
+    const applied = await host.expectTend(["apply", "-f", "/spec/conf.yaml"]);
+    expect(applied.indexOf("file:app-conf: wrote /etc/tend-conf/app.conf")).toBeLessThan(applied.indexOf("package:tend-conf: added"));
+    expect(await host.readFile("/etc/tend-conf/app.conf")).toBe("from = tend\n");
+    expect(await installed("tend-conf")).toBe("1.0 ii");
+    await host.expectTend(["plan", "-f", "/spec/conf.yaml", "--detailed-exitcode"]);
+  });
+
+  it("writes a File owned by the user its package makes over the copy that package installs, in one apply, keeping the package's copy", async () => {
+    const conf = "tend: v1alpha1\ntype: File\nname: owned-conf\npath: /etc/tend-owned/app.conf\ncontent: \"from = tend\\n\"\nmode: \"0640\"\nowner: tendowned\nrequires:\n  - Package[tend-owned]\n";
+    await host.writeFile("/spec/owned.yaml", spec(pkgDoc("tend-conf"), APP_CONF, pkgDoc("tend-owned"), conf));
+    expect(await host.expectTend(["plan", "-f", "/spec/owned.yaml", "--detailed-exitcode"], { exitCode: 2 })).toContain("+ file:owned-conf  /etc/tend-owned/app.conf");
+    // The File waits for its owner, so the package's own copy is there first.
+    const applied = await host.expectTend(["apply", "-f", "/spec/owned.yaml"]);
+    expect(applied).toContain("file:owned-conf: wrote /etc/tend-owned/app.conf (tend-owned installed it in this apply; its copy is kept under backups/)");
+    expect(await host.readFile("/etc/tend-owned/app.conf")).toBe("from = tend\n");
+    expect(await host.mustSh("stat -c '%U %a' /etc/tend-owned/app.conf")).toBe("tendowned 640\n");
+    expect(await host.mustSh("cat /var/lib/tend/backups/*/file/etc/tend-owned/app.conf")).toBe("from = package\n");
+    await host.expectTend(["plan", "-f", "/spec/owned.yaml", "--detailed-exitcode"]);
   });
 });

@@ -10,6 +10,7 @@ import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
 import { applyWaves } from "./apply-waves.js";
 import { installStages } from "./install-stages.js";
+import { takeOverPackageCopies } from "./package-copies.js";
 import { ownerProblem } from "../files/owner-problem.js";
 import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
 import { checkDesired } from "./check-desired.js";
@@ -174,6 +175,7 @@ export async function applyPlan(
     tell("writing files");
     const writtenBefore = stageIndex === 0 ? 0 : written.length;
     const writing = stage.filter((e) => e.writes.length > 0 && !blocked(e));
+    if (stageIndex > 0) await takeOverPackageCopies(session.files, writing, new Set(operating.filter((e) => e.resource.type === "package" && finished.has(e.key)).map((e) => e.key)));
     const results = await writeArtifacts(session, writing, state, assigned, backupDir, new Set(written));
     for (const entry of writing) {
       const error = results.get(entry.key);

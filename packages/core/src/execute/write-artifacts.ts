@@ -155,7 +155,14 @@ function coreOperation(session: Session, write: ArtifactWrite, record: RecordedA
 export function describeWrite(write: ArtifactWrite): string {
   const store = write.artifact.store ?? "file";
   if (write.why === "attributes") return `set ${write.artifact.path} to ${attributesText(write.artifact)}`;
-  const kept = write.why === "edited" ? " (it was edited; the edited copy is kept under backups/)" : write.why === "adopted" ? " (adopted; the old copy is kept under backups/)" : "";
+  const kept =
+    write.why === "edited"
+      ? " (it was edited; the edited copy is kept under backups/)"
+      : write.installedBy !== undefined
+        ? ` (${write.installedBy} installed it in this apply; its copy is kept under backups/)`
+        : write.why === "adopted"
+          ? " (adopted; the old copy is kept under backups/)"
+          : "";
   if (write.content === null) return `deleted ${write.artifact.path}${kept}`;
   const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
   return `${what}${kept}`;

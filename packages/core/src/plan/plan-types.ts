@@ -20,6 +20,8 @@ export interface ArtifactWrite {
    * in place, and the init is not told (it reads the same definition).
    */
   why: "new" | "changed" | "edited" | "deleted" | "adopted" | "obsolete" | "removed" | "unrecorded" | "attributes";
+  /** An `adopted` file that the package of this name installed earlier in the same apply (see takeOverPackageCopies). */
+  installedBy?: string;
 }
 
 /** Whether a write changes what the init reads (bytes, or whether the file exists), not only a file's mode or owner. */
