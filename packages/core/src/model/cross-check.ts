@@ -72,6 +72,10 @@ export function crossCheck(resources: (Resource | undefined)[], locate: Locate, 
         const canonical = `${parsed.type}:${parsed.name}`;
         if (!keys.has(canonical) && !declared.has(canonical)) found.push(errors.unknownReference(key, field, ref, at([field, i], field)));
         if (canonical === key) found.push(errors.invalidField(key, field, "lists the resource itself", at([field, i], field)));
+        const target = keys.has(canonical) ? resources[keys.get(canonical)!] : undefined;
+        if (field === "requires" && target?.type === "package" && target.state === "absent") {
+          found.push(errors.invalidField(key, field, `names ${canonical}, which the spec removes (state absent): ${key} would be applied after its removal, without it`, at([field, i], field)));
+        }
       });
     }
     if (resource.type === "package" && resource.version !== undefined && resource.state !== undefined && resource.state !== "present") {

@@ -384,3 +384,13 @@ describe("validateSpec: references across scopes", () => {
     expect(messages([db, conf, { ...db, name: "web", restartOn: ["File[conf]", "Service[db]"] }])).toEqual([]);
   });
 });
+
+describe("validateSpec: requiring a package the spec removes", () => {
+  it("refuses it: the resource would be applied after the removal, without the package", () => {
+    const gone = { type: "package", name: "nginx", state: "absent" };
+    expect(messages([gone, { type: "service", name: "web", exec: "/usr/sbin/nginx", requires: ["Package[nginx]"] }])).toEqual([
+      "service:web has an invalid `requires`: names package:nginx, which the spec removes (state absent): service:web would be applied after its removal, without it",
+    ]);
+    expect(messages([{ ...gone, state: "present" }, { type: "service", name: "web", exec: "/usr/sbin/nginx", requires: ["Package[nginx]"] }])).toEqual([]);
+  });
+});
