@@ -6,7 +6,7 @@ import { API_VERSION, type ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import type { FoundProvider } from "./provider-manifest.js";
-import { foldersUpTo, untrustedPath } from "../files/root-trust.js";
+import { foldersUpTo, sudoOwners, untrustedPath } from "../files/root-trust.js";
 import { satisfiesCoreRange } from "./core-range.js";
 import { plainPackageEntry } from "./package-entry.js";
 
@@ -15,9 +15,9 @@ export const CORE_VERSION = (JSON.parse(readFileSync(join(CORE_PACKAGE_DIR, "pac
 
 /**
  * Imports a found provider after checking it may be and can be: it was built for this contract
- * (manifest's apiVersion) and this core (its `@tend/core` peer range), as root no other user could
- * have changed it, its entry resolves the way Node resolves the package, and what its code says it
- * serves is what its package.json says.
+ * (manifest's apiVersion) and this core (its `@tend/core` peer range), as root no other user than
+ * the one who ran sudo could have changed it, its entry resolves the way Node resolves the
+ * package, and what its code says it serves is what its package.json says.
  */
 export async function loadProvider(found: FoundProvider, modules: string | undefined): Promise<{ provider: ProviderDefinition } | { error: TendError }> {
   if (found.manifest.apiVersion !== API_VERSION) return { error: errors.providerIncompatible(found.packageName, found.manifest.apiVersion) };
@@ -32,7 +32,7 @@ export async function loadProvider(found: FoundProvider, modules: string | undef
   }
   const linkDir = modules ? join(modules, found.packageName) : found.dir;
   const realDir = realpath(found.dir);
-  const untrusted = untrustedPath([...foldersUpTo(realpath(entry), realDir), ...(modules ? foldersUpTo(linkDir, modules) : [found.dir])]);
+  const untrusted = untrustedPath([...foldersUpTo(realpath(entry), realDir), ...(modules ? foldersUpTo(linkDir, modules) : [found.dir])], sudoOwners());
   if (untrusted) return { error: moreErrors.providerUntrusted(found.packageName, untrusted) };
   let module: { default?: unknown };
   try {

@@ -1,7 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { sizeText } from "../output/size-text.js";
-import { untrustedPath } from "./root-trust.js";
+import { sudoOwners, untrustedPath } from "./root-trust.js";
 
 /**
  * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
@@ -48,8 +48,7 @@ export function inputFileProblem(file: string, what: string, alsoTrusted: readon
  * such as /tmp excepted: the rule of cron for /etc/cron.d and of OpenSSH for authorized_keys.
  */
 function changeableByOthers(file: string, what: string, alsoTrusted: readonly number[]): { message: string; hint: string } | undefined {
-  const sudoUid = Number(process.env.SUDO_UID);
-  const owners = [0, ...(Number.isSafeInteger(sudoUid) && sudoUid > 0 ? [sudoUid] : []), ...alsoTrusted];
+  const owners = [...sudoOwners(), ...alsoTrusted];
   const given = resolve(file);
   let real = given;
   try {

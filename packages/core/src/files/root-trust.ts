@@ -18,6 +18,15 @@ export function untrustedPath(paths: string[], owners: readonly number[] = [0]):
   return undefined;
 }
 
+/**
+ * Whom root trusts besides itself with what it runs: the user who ran sudo (`SUDO_UID`), who
+ * can be root anyway. A root shell of no sudo trusts root alone.
+ */
+export function sudoOwners(): number[] {
+  const sudoUid = Number(process.env.SUDO_UID);
+  return Number.isSafeInteger(sudoUid) && sudoUid > 0 ? [0, sudoUid] : [0];
+}
+
 /** Every folder from `path` up to `top` (both included), when `path` is inside `top`. */
 export function foldersUpTo(path: string, top: string): string[] {
   const out: string[] = [];
