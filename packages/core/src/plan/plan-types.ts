@@ -77,7 +77,7 @@ export interface Plan {
   warnings: string[];
   /** The state serial the plan was computed from. */
   serial: number;
-  /** Services and timers of the other scope that this run leaves out, and how to apply them. */
+  /** Services and timers of the other scope that this run leaves out (and, in a system run, the Files a user service names), and how to apply them. */
   otherScope?: { count: number; scope: "user" | "system"; command: string };
 }
 
