@@ -197,8 +197,9 @@ export class Session {
     for (const resource of resources) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
-      if (resource.type === "file" && ctx.scope.kind === "user" && !resource.path.startsWith(`${ctx.scope.home}/`)) {
-        const namedBy = this.userFiles().get(key) ?? "a user service";
+      // A File a user service names is this user's run's wherever it is (see scopeResources).
+      const namedBy = resource.type === "file" && ctx.scope.kind === "user" ? this.userFiles().get(key) : undefined;
+      if (namedBy && resource.type === "file" && ctx.scope.kind === "user" && !resource.path.startsWith(`${ctx.scope.home}/`)) {
         const why = `${resource.path} is outside ${ctx.scope.home}, the home of ${ctx.scope.user}, whose run writes it because ${namedBy}, a user ${namedBy.split(":")[0]}, names it; a user's run writes only in their home`;
         problems.push(errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file }));
         continue;
