@@ -258,4 +258,17 @@ describe("a run in one scope, with resources of the other", () => {
     }
     expect(await readdir(join(root, "etc"))).toEqual(["passwd"]);
   });
+
+  it("says, when a user's run meets a File root's run wrote in the home, how to make it the user's alone", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: File\nname: dot\npath: /root/.dot\ncontent: x\n---\ntend: v1alpha1\ntype: Service\nname: app\nexec: /opt/app\nuser: true\n");
+    const root = await imageRoot(dir, "r");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+    const system = ["apply", "--init", "systemd", "--root", root];
+    expect((await cli(system, dir)).code).toBe(0);
+    const user = await cli([...system, "--user"], dir);
+    expect(user.code).toBe(1);
+    expect(user.err).toContain("error TEND_UNMANAGED_FILE: file:dot would write /root/.dot, which tend did not write\n");
+    expect(user.err).toContain("hint If root's tend apply of this spec wrote it (a system run writes every File but those a user service or timer names), name it in a user service's requires");
+  });
 });

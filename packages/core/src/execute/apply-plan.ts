@@ -17,6 +17,14 @@ import { checkDesired } from "./check-desired.js";
 import { describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
 import { verifyServices, type VerifyTarget } from "./verify-services.js";
 
+/**
+ * In a user's run, a File found where tend did not write it may be the system run's: root's
+ * `tend apply` of the same spec writes every File, homes included, except those a user service
+ * or timer names (see userScopeFiles).
+ */
+const SYSTEM_RUN_WROTE_IT =
+  "If root's tend apply of this spec wrote it (a system run writes every File but those a user service or timer names), name it in a user service's requires to make it this run's alone; then move the file away, or run apply with --adopt once (a backup is kept)";
+
 /** Thrown when an apply is told to stop (SIGINT, SIGTERM, SIGHUP): the current step finished and the state is saved. */
 export class ApplyAborted extends Error {
   constructor(readonly step: string) {
@@ -80,7 +88,7 @@ export async function applyPlan(
   };
 
   const unclaimed = plan.entries.flatMap((e) => [
-    ...e.conflicts.map((path) => errors.conflict(e.key, path)),
+    ...e.conflicts.map((path) => errors.conflict(e.key, path, e.resource.type === "file" && session.host.scope.kind === "user" ? { hint: SYSTEM_RUN_WROTE_IT } : undefined)),
     ...e.orphans.map((path) => moreErrors.orphan(e.key, path)),
     ...e.editedDeletions.map((path) => errors.editedDeletion(e.key, path)),
   ]);
