@@ -1,7 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { sizeText } from "../output/size-text.js";
-import { sudoOwners, untrustedPath } from "./root-trust.js";
+import { foldersUpTo, sudoOwners, untrustedPath } from "./root-trust.js";
 
 /**
  * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
@@ -48,6 +48,8 @@ export function inputFileProblem(file: string, what: string, alsoTrusted: readon
  * such as /tmp excepted: the rule of cron for /etc/cron.d and of OpenSSH for authorized_keys.
  */
 function changeableByOthers(file: string, what: string, alsoTrusted: readonly number[]): { message: string; hint: string } | undefined {
+  // Not root: nothing to resolve (every run starts here).
+  if (process.getuid?.() !== 0) return undefined;
   const owners = [...sudoOwners(), ...alsoTrusted];
   const given = resolve(file);
   let real = given;
@@ -56,19 +58,12 @@ function changeableByOthers(file: string, what: string, alsoTrusted: readonly nu
   } catch {
     // gone meanwhile: the read names it
   }
-  const why = untrustedPath([...pathAndFolders(given), ...pathAndFolders(real)], owners);
+  const why = untrustedPath([...foldersUpTo(given, "/"), ...foldersUpTo(real, "/")], owners);
   if (!why) return undefined;
   return {
     message: `refusing to read ${file} as root: ${why}`,
     hint: `Give the ${what} and the folders above it to root, writable by no one else (chown root; chmod go-w), or run tend through sudo as their owner`,
   };
-}
-
-/** `path` and every folder above it, up to /. */
-function pathAndFolders(path: string): string[] {
-  const out = [path];
-  for (let dir = dirname(path); out.at(-1) !== dir; dir = dirname(dir)) out.push(dir);
-  return out;
 }
 
 /** The problem of a file this user may not read, or reach: said before any read is tried. */

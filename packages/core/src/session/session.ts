@@ -198,11 +198,12 @@ export class Session {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
       // A File a user service names is this user's run's wherever it is (see scopeResources).
-      const namedBy = resource.type === "file" && ctx.scope.kind === "user" ? this.userFiles().get(key) : undefined;
-      if (namedBy && resource.type === "file" && ctx.scope.kind === "user" && !resource.path.startsWith(`${ctx.scope.home}/`)) {
-        const why = `${resource.path} is outside ${ctx.scope.home}, the home of ${ctx.scope.user}, whose run writes it because ${namedBy}, a user ${namedBy.split(":")[0]}, names it; a user's run writes only in their home`;
-        problems.push(errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file }));
-        continue;
+      if (resource.type === "file" && ctx.scope.kind === "user" && !resource.path.startsWith(`${ctx.scope.home}/`)) {
+        const namedBy = this.userFiles().get(key);
+        if (namedBy) {
+          problems.push(this.homelessUserFile(key, namedBy, `${resource.path} is outside ${ctx.scope.home}, the home of ${ctx.scope.user}, whose run writes it because ${namedBy}, a user ${namedBy.split(":")[0]}, names it; a user's run writes only in their home`));
+          continue;
+        }
       }
       try {
         if (provider) {
@@ -434,10 +435,14 @@ export class Session {
       const key = `${resource.type}:${resource.name}`;
       const namedBy = this.userFiles().get(key);
       if (resource.type !== "file" || !namedBy || homes.some((home) => resource.path.startsWith(`${home}/`))) continue;
-      const why = `${resource.path} is in no user's home, and ${namedBy}, a user ${namedBy.split(":")[0]}, names it: a File a user's service names is written by that user's run, which writes only in their home`;
-      problems.push(errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file }));
+      problems.push(this.homelessUserFile(key, namedBy, `${resource.path} is in no user's home, and ${namedBy}, a user ${namedBy.split(":")[0]}, names it: a File a user's service names is written by that user's run, which writes only in their home`));
     }
     return problems;
+  }
+
+  /** The error of a File a user service names (`namedBy`) that no user's run may write: `why`. */
+  private homelessUserFile(key: string, namedBy: string, why: string): TendError {
+    return errors.invalidField(key, "path", why, { hint: `Keep the File in the home, or have a system service name it instead of ${namedBy}` }).at({ file: this.spec.file });
   }
 
   /**
