@@ -194,6 +194,34 @@ describe("tend validate, with the host's providers", () => {
     expect(runit.err.match(/error /g)).toHaveLength(1);
   });
 
+  it("fails what the named init cannot express, as plan would, at the resource's line; render names the line too", async () => {
+    const dir = await specDir(
+      "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nuser: true\nenv:\n  command: x\nafter: [graphical.target]\n---\n" +
+        "tend: v1alpha1\ntype: Service\nname: db\nexec: /opt/db\nenv:\n  pidfile: /run/x\n",
+    );
+    const file = join(dir, "tend.yaml");
+    const openrc = await cli(["validate", "--init", "openrc"], dir);
+    expect(openrc.code).toBe(1);
+    expect(openrc.out).toBe("");
+    // This run's own service, and the user service its user's run would carry: both refused.
+    expect(openrc.err).toContain(`error TEND_INVALID_FIELD: service:db has an invalid \`env\`: \`pidfile\` is a variable openrc-run reads`);
+    expect(openrc.err).toContain(`at ${file}:15, service:db, field env, provider openrc\n`);
+    expect(openrc.err).toContain(`service:web sets user = True, but OpenRC has no user services\n  at ${file}:5, service:web, field user, provider openrc\n`);
+    expect(openrc.err).toContain(`after \`graphical.target\`, a systemd target, and this host uses OpenRC\n  at ${file}:8, service:web, field after, provider openrc\n`);
+    expect(openrc.err).toContain(`at ${file}:7, service:web, field env, provider openrc\n`);
+    const json = await cli(["validate", "--init", "openrc", "--json"], dir);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.out) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual(["TEND_INVALID_FIELD", "TEND_INVALID_FIELD", "TEND_NO_USER_SERVICES", "TEND_TARGET_AFTER"]);
+    // The same spec is valid where the init can express it.
+    const systemd = await cli(["validate", "--init", "systemd"], dir);
+    expect(systemd.err).toBe("");
+    expect(systemd.out).toBe(`${file}: valid, 2 services, 0 timers, 0 files, 0 packages\n`);
+    const render = await cli(["render", "--init", "openrc"], dir);
+    expect(render.code).toBe(1);
+    expect(render.err).toContain(`service:web sets user = True, but OpenRC has no user services\n  at ${file}:5, service:web, field user, provider openrc\n`);
+    expect(render.err).toContain(`at ${file}:15, service:db, field env, provider openrc\n`);
+  });
+
   it("names the line of a resource the init cannot express, or whose rendered path clashes, as validation does", async () => {
     const dir = await specDir(
       "tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\nuser: true\n# a comment\nafter:\n  - network\n  - graphical.target\n---\n" +

@@ -9,7 +9,7 @@ import { CLI_PACKAGE_DIR, openSession, specOptions } from "./open-session.js";
  * exits 1.
  */
 export async function renderCommand(line: CommandLine, io: CliIo): Promise<number> {
-  const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit } = await import("@tend/core/runtime");
+  const { Session, findSpec, openSpec, canonicalReference, errors, lookupUser, TendError, resolveHost, parseInit, addSpecLines } = await import("@tend/core/runtime");
   const registry = Session.discover(await openSpec(findSpec(line.spec), await specOptions(line)), CLI_PACKAGE_DIR);
   const inits = line.init === "all" ? registry.inits.names : [line.init ? parseInit(line.init, registry.inits) : resolveHost({}, registry.inits).facts.init];
   const wanted = line.positionals.map((ref) => canonicalReference(ref) ?? ref);
@@ -35,6 +35,7 @@ export async function renderCommand(line: CommandLine, io: CliIo): Promise<numbe
         if (!TendError.isInstance(error)) throw error;
         rendered.resources.push({ key, error: error.message });
         io.out(`${io.paint.bold(`## ${key}`)}  not renderable on ${init}\n`);
+        await addSpecLines(error);
         io.report(error);
       }
     }

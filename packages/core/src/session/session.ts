@@ -350,15 +350,7 @@ export class Session {
     const declared = new Set(resources.map((r) => `${r.type}:${r.name}`));
     const recorded = Object.entries(state.resources).filter(([key]) => !declared.has(key));
     const assigned = await this.assignProviders([...resources, ...recorded.map(([, r]) => r.resource)]);
-    const elsewhere = [...(await this.otherScopeProblems()), ...this.homelessUserFiles()];
-    let rendered: Map<string, Artifact[]>;
-    try {
-      rendered = this.renderAll(resources, assigned);
-    } catch (error) {
-      if (elsewhere.length === 0 || !TendError.isInstance(error)) throw error;
-      throw new TendErrors([...((error as Partial<TendErrors>).errors ?? [error]), ...elsewhere]);
-    }
-    if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
+    const rendered = await this.renderOnInit(resources, assigned, this.homelessUserFiles());
     const artifacts = [...[...rendered.values()].flat(), ...Object.values(state.resources).flatMap((r) => r.artifacts)];
     const providers = [...new Set(assigned.values())];
     const { current, currentBytes, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
@@ -413,6 +405,24 @@ export class Session {
           : { count: left.length, scope: "system", command: "sudo tend apply" };
     }
     return { plan, state, assigned };
+  }
+
+  /**
+   * Renders this run's resources, and checks the other scope's against the init: everything a
+   * spec meets on this init before the host is read, every error at once with `more` (plan's
+   * first step; validate's, when the init is known).
+   */
+  async renderOnInit(resources: Resource[], assigned: Map<string, ProviderDefinition>, more: TendError[] = []): Promise<Map<string, Artifact[]>> {
+    const elsewhere = [...(await this.otherScopeProblems()), ...more];
+    let rendered: Map<string, Artifact[]>;
+    try {
+      rendered = this.renderAll(resources, assigned);
+    } catch (error) {
+      if (elsewhere.length === 0 || !TendError.isInstance(error)) throw error;
+      throw new TendErrors([...((error as Partial<TendErrors>).errors ?? [error]), ...elsewhere]);
+    }
+    if (elsewhere.length > 0) throw elsewhere.length === 1 ? elsewhere[0]! : new TendErrors(elsewhere);
+    return rendered;
   }
 
   /** Declared services and timers of the other scope, which this run leaves out, and the Files a user service names in a system run (other files follow the paths they write). */

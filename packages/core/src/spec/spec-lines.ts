@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { TendError, type TendErrors } from "../errors/tend-error.js";
 import { inputFileProblem } from "../files/input-file.js";
 import { readSpecText } from "./spec-text.js";
@@ -15,21 +16,8 @@ export async function addSpecLines(error: unknown): Promise<void> {
   );
   const files = new Set(all.map((e) => e.location.file!));
   for (const file of files) {
-    // Trusted, or refused, when the spec was opened: only its lines are read here.
-    if (inputFileProblem(file, "spec", "anyone")) continue;
-    let placed: { indexOf: Map<string, number>; locate: (index: number, path: (string | number)[]) => { line?: number } };
-    try {
-      const { parseYamlSpec } = await import("./load-yaml-spec.js");
-      const raw = await parseYamlSpec(file, await readSpecText(file));
-      const indexOf = new Map<string, number>();
-      raw.resources.forEach((resource, index) => {
-        const { type, name } = (resource ?? {}) as { type?: unknown; name?: unknown };
-        if (typeof type === "string" && typeof name === "string") indexOf.set(`${type}:${name}`, index);
-      });
-      placed = { indexOf, locate: raw.locate };
-    } catch {
-      continue;
-    }
+    const placed = await placesIn(file);
+    if (placed === undefined) continue;
     for (const e of all) {
       if (e.location.file !== file) continue;
       const index = placed.indexOf.get(e.location.resource!);
@@ -37,5 +25,44 @@ export async function addSpecLines(error: unknown): Promise<void> {
       const line = placed.locate(index, e.location.field ? e.location.field.split(".") : []).line;
       if (line !== undefined) e.at({ line });
     }
+  }
+}
+
+interface Places {
+  indexOf: Map<string, number>;
+  locate: (index: number, path: (string | number)[]) => { line?: number };
+}
+
+/**
+ * A spec parsed once however many errors ask (`render` reports each resource's own), again when
+ * the file is another or has changed.
+ */
+const placesByFile = new Map<string, Promise<Places | undefined>>();
+
+function placesIn(file: string): Promise<Places | undefined> {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  const key = `${file}\0${stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : ""}`;
+  let places = placesByFile.get(key);
+  if (places === undefined) {
+    placesByFile.clear();
+    placesByFile.set(key, (places = readPlaces(file)));
+  }
+  return places;
+}
+
+async function readPlaces(file: string): Promise<Places | undefined> {
+  // Trusted, or refused, when the spec was opened: only its lines are read here.
+  if (inputFileProblem(file, "spec", "anyone")) return undefined;
+  try {
+    const { parseYamlSpec } = await import("./load-yaml-spec.js");
+    const raw = await parseYamlSpec(file, await readSpecText(file));
+    const indexOf = new Map<string, number>();
+    raw.resources.forEach((resource, index) => {
+      const { type, name } = (resource ?? {}) as { type?: unknown; name?: unknown };
+      if (typeof type === "string" && typeof name === "string") indexOf.set(`${type}:${name}`, index);
+    });
+    return { indexOf, locate: raw.locate };
+  } catch {
+    return undefined;
   }
 }
