@@ -122,6 +122,30 @@ describe("tend", () => {
     expect((await cli(["plan", "--init", "runit", "--root", root, "--detailed-exitcode"], dir)).code).toBe(0);
   });
 
+  it("refuses an empty tend.yaml, which would remove everything (a failed write leaves one); a spec of one comment removes everything on purpose", async () => {
+    const dir = await specDir("tend: v1alpha1\ntype: Service\nname: web\nexec: /opt/web\n");
+    const root = await imageRoot(dir, "root");
+    expect((await cli(["apply", "--init", "runit", "--root", root], dir)).code).toBe(0);
+    const run = join(root, "etc/sv/tend-web/run");
+    const file = join(dir, "tend.yaml");
+    for (const text of ["", "\n  \n"]) {
+      await writeFile(file, text);
+      for (const command of ["validate", "plan", "apply"]) {
+        const result = await cli([command, "--init", "runit", ...(command === "validate" ? [] : ["--root", root])], dir);
+        expect(result.code, command).toBe(1);
+        expect(result.err).toBe(
+          `error TEND_SPEC: ${file} is empty: as a spec it would remove every resource tend manages here\n  at ${file}\n  hint Check what wrote it; to remove everything on purpose, make it a spec of one comment (# nothing)\n`,
+        );
+      }
+      expect(await readFile(run, "utf8")).toContain("/opt/web");
+    }
+    await writeFile(file, "# nothing\n");
+    const nothing = await cli(["apply", "--init", "runit", "--root", root], dir);
+    expect(nothing.code).toBe(0);
+    expect(nothing.out).toContain("- service:web");
+    await expect(readFile(run, "utf8")).rejects.toThrow("ENOENT");
+  });
+
   it("warns of a timer whose time a clock change skips in the host's zone, in the init's words", async () => {
     const timer = (name: string, schedule: string) => `tend: v1alpha1\ntype: Timer\nname: ${name}\nexec: /usr/local/bin/${name}\nschedule: "${schedule}"\n`;
     const dir = await specDir([timer("backup", "30 2 * * *"), timer("report", "0 4 * * *")].join("---\n"));

@@ -17,7 +17,18 @@ export async function readSpecText(file: string): Promise<string> {
     const problem = code === "EACCES" || code === "EPERM" ? unreadable(file, "spec") : { message: `${file} cannot be read: ${code ?? (error as Error).message}`, hint: "Check the file and the device it is on" };
     throw errors.spec(problem.message, { file, hint: problem.hint, cause: error });
   }
-  return specTextOf(bytes, file);
+  return refuseEmpty(specTextOf(bytes, file), file, `${file} is empty`, "Check what wrote it; to remove everything on purpose, make it a spec of one comment (# nothing)");
+}
+
+/**
+ * A YAML spec with nothing in it, not even a comment: as a spec it would remove every resource
+ * tend manages, and it is what a write that failed before its first line leaves (a generator
+ * redirected into tend.yaml, an editor's save on a full disk). Refused; a spec of one comment
+ * removes everything on purpose.
+ */
+export function refuseEmpty(text: string, file: string, what: string, hint: string): string {
+  if (text.trim() === "") throw errors.spec(`${what}: as a spec it would remove every resource tend manages here`, { file, hint });
+  return text;
 }
 
 /** A YAML spec's bytes as text, refused at its line when they are not UTF-8. */

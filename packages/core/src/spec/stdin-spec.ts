@@ -3,7 +3,7 @@ import { isatty } from "node:tty";
 import { errors } from "../errors/catalogue.js";
 import { MAX_INPUT_BYTES } from "../files/input-file.js";
 import { sizeText } from "../output/size-text.js";
-import { specTextOf } from "./spec-text.js";
+import { refuseEmpty, specTextOf } from "./spec-text.js";
 
 /** What `-f -` names: a YAML spec read from standard input. */
 export const STDIN_SPEC = "-";
@@ -61,12 +61,10 @@ function readToEnd(fd: number): string {
     }
     chunks.push(Buffer.from(chunk.subarray(0, read)));
   }
-  const text = specTextOf(Buffer.concat(chunks), STDIN_LABEL);
-  if (text.trim() === "") {
-    throw errors.spec("the spec on standard input is empty: as a spec it would remove every resource tend manages here", {
-      file: STDIN_LABEL,
-      hint: "Check what produced it; to remove everything on purpose, pipe a spec of one comment (# nothing)",
-    });
-  }
-  return text;
+  return refuseEmpty(
+    specTextOf(Buffer.concat(chunks), STDIN_LABEL),
+    STDIN_LABEL,
+    "the spec on standard input is empty",
+    "Check what produced it; to remove everything on purpose, pipe a spec of one comment (# nothing)",
+  );
 }
