@@ -23,7 +23,7 @@ Commands:
   observe     what the host reports for each resource
   render      the files a spec becomes on an init, without touching the host
   providers   the providers tend found, and which serves this host
-  validate    check the spec alone
+  validate    check the spec, and what the init cannot express
 
 Run \`tend <command> --help\` for a command's flags; \`tend --version\` (-v) prints the version.
 
@@ -72,8 +72,10 @@ host.
 ${COMMON}`,
   validate: `Usage: tend validate [-f SPEC]
 
-Checks the spec alone: every field, names, references, cycles, tend's own paths; with the host's
-providers installed, also that no two resources write one path. Needs no init.
+Checks the spec: every field, names, references, cycles, tend's own paths. Needs no init; when
+the init is known (--init NAME, or this host's) and its provider is installed, also what plan would
+refuse there before reading the host: a field that init cannot express, two resources writing one
+path.
 
 ${COMMON}`,
 };
