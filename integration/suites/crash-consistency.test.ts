@@ -3,7 +3,8 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { snapshotRoot, type RootSnapshot } from "../support/root-snapshot.js";
+import { pool } from "../support/pool.js";
+import { expectSameRoot, snapshotRoot } from "../support/root-snapshot.js";
 import { killPoints, runCommand, runKilledAt } from "../support/run-under-strace.js";
 
 /**
@@ -48,19 +49,7 @@ async function emptyRoot(path: string): Promise<void> {
 const copy = (from: string, to: string) => runCommand(["cp", "-a", from, to], "/");
 const apply = (init: Init, root: string, spec: string, cwd: string) => [process.execPath, CLI, "apply", "-f", spec, "--init", init, "--root", root];
 
-/** Runs `task` over `items`, two at a time (the machine has two cores). */
-async function pool<T>(items: T[], task: (item: T) => Promise<void>, width = 2): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
-}
 
-function expectSame(after: RootSnapshot, golden: RootSnapshot, what: string): void {
-  expect(after.leftovers, `${what}: leftovers`).toEqual([]);
-  expect(after.tree, `${what}: files`).toEqual(golden.tree);
-  expect(after.state, `${what}: state`).toEqual(golden.state);
-}
 
 describe.each(INITS)("an apply into a %s root killed at every mutating system call", (init) => {
   for (const [scenario, before, after] of [
@@ -102,7 +91,7 @@ describe.each(INITS)("an apply into a %s root killed at every mutating system ca
         const rerun = await runCommand(apply(init, root, join(dir, "tend.yaml"), dir), dir);
         expect(rerun.code, `killed at ${where}, the rerun: ${rerun.stderr}`).toBe(0);
         expect(rerun.stderr).not.toContain("TEND_INTERNAL");
-        expectSame(await snapshotRoot(root), golden, `killed at ${where}`);
+        expectSameRoot(await snapshotRoot(root), golden, `killed at ${where}`);
         await runCommand(["rm", "-rf", root], "/");
       });
       // Every point a clean run reaches is reached again (tend's own thread is deterministic);
@@ -133,7 +122,7 @@ describe.each(INITS)("an apply into a %s root killed at every mutating system ca
       clearTimeout(timer);
       const rerun = await runCommand(apply(init, root, join(dir, "tend.yaml"), dir), dir);
       expect(rerun.code, `killed after ${Math.round(delay)} ms: ${rerun.stderr}`).toBe(0);
-      expectSame(await snapshotRoot(root), golden, `killed after ${Math.round(delay)} ms`);
+      expectSameRoot(await snapshotRoot(root), golden, `killed after ${Math.round(delay)} ms`);
     }
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { expect } from "vitest";
 
 /**
  * Everything an apply into an image root leaves, comparable across runs: each path with its
@@ -35,4 +36,11 @@ export async function snapshotRoot(root: string): Promise<RootSnapshot> {
   const text = await readFile(join(root, "var/lib/tend/state.json"), "utf8").catch(() => "{}");
   const { serial: _serial, ...state } = JSON.parse(text) as Record<string, unknown>;
   return { tree, state, leftovers };
+}
+
+/** That a root ends exactly as `golden`: no leftovers, the same files and the same state. */
+export function expectSameRoot(after: RootSnapshot, golden: RootSnapshot, what: string): void {
+  expect(after.leftovers, `${what}: leftovers`).toEqual([]);
+  expect(after.tree, `${what}: files`).toEqual(golden.tree);
+  expect(after.state, `${what}: state`).toEqual(golden.state);
 }

@@ -57,3 +57,32 @@ export async function killPoints(argv: string[], cwd: string, log: string): Prom
 export function runKilledAt(argv: string[], cwd: string, point: KillPoint): Promise<Run> {
   return runCommand(["strace", "-qq", "-o", "/dev/null", "-e", `trace=${point.call}`, "-e", `inject=${point.call}:signal=KILL:when=${point.nth}`, ...argv], cwd);
 }
+
+/** One synced append to tend's state journal, as a clean run makes it. */
+export interface JournalAppend {
+  /** Which `fsync` of the run syncs it (a kill point: the append is written, not yet synced). */
+  fsync: KillPoint;
+  /** How many bytes it appended. */
+  bytes: number;
+}
+
+/**
+ * The appends a clean run makes to its state journal, each with the `fsync` that syncs it: killed
+ * there, the append is in the page cache but not on disk, where a power cut would find it.
+ */
+export async function journalAppends(argv: string[], cwd: string, log: string): Promise<{ appends: JournalAppend[]; run: Run }> {
+  const run = await runCommand(["strace", "-qq", "-y", "-o", log, "-e", "trace=write,fsync", ...argv], cwd);
+  const { readFile } = await import("node:fs/promises");
+  const appends: JournalAppend[] = [];
+  let fsyncs = 0;
+  let written = 0;
+  for (const line of (await readFile(log, "utf8")).split("\n")) {
+    const journal = line.includes("/state.journal>");
+    if (line.startsWith("write(") && journal) written += Number(/= (\d+)$/.exec(line)?.[1] ?? 0);
+    if (!line.startsWith("fsync(")) continue;
+    fsyncs += 1;
+    if (journal && written > 0) appends.push({ fsync: { call: "fsync", nth: fsyncs }, bytes: written });
+    if (journal) written = 0;
+  }
+  return { appends, run };
+}

@@ -44,6 +44,38 @@ describe("StateStore", () => {
     expect(Object.keys((await folded.store.load()).resources)).toEqual([]);
   });
 
+  it("ignores the blocks of an unsynced append that a power cut left unwritten (NULs), and the lines after them", async () => {
+    const base = { version: 2, serial: 3, resources: {}, providers: {} };
+    const set = (key: string) => JSON.stringify({ t: "set", key, record: { resource: WEB, provider: "runit", artifacts: [] } });
+    const holed = `${JSON.stringify({ t: "begin", serial: 3 })}\n${set("service:web")}\n${set("service:a").slice(0, 20)}${"\0".repeat(4096)}${set("service:b").slice(30)}\n${set("service:c")}\n`;
+    expect(Object.keys((await (await store(base, holed)).store.load()).resources)).toEqual(["service:web"]);
+    // Only NULs: an append whose size was synced and none of its bytes.
+    expect(Object.keys((await (await store(base, "\0".repeat(100))).store.load()).resources)).toEqual([]);
+    // A damaged line without NULs, lines after it, is not what a power cut leaves: refused.
+    await expect((await store(base, `${JSON.stringify({ t: "begin", serial: 3 })}\n{"t":"set","k\n${set("service:c")}\n`)).store.load()).rejects.toThrow(/line 2 is not JSON/);
+  });
+
+  it.each([
+    ["ends in a cut-short line", (begin: string, set: string) => `${begin}\n${set}\n{"t":"set","key":"service:x","rec`, 3],
+    ["ends in blocks a power cut left unwritten", (begin: string, set: string) => `${begin}\n${set}\n${"\0".repeat(512)}`, 3],
+    ["was folded into state.json already (a save killed before it removed it)", (begin: string, set: string) => `${begin}\n${set}\n`, 2],
+  ] as const)("never appends to a journal that %s: it folds it first, so the next load keeps this apply's records", async (_what, journal, serial) => {
+    const base = { version: 2, serial: 3, resources: {}, providers: {} };
+    const begin = JSON.stringify({ t: "begin", serial });
+    const set = JSON.stringify({ t: "set", key: "service:web", record: { resource: WEB, provider: "runit", artifacts: [] } });
+    const { root, store: s } = await store(base, journal(begin, set));
+    const state = await s.load();
+    s.set(state, "service:api", { resource: { ...WEB, name: "api" }, provider: "runit", artifacts: [] });
+    await s.flush(state);
+    s.set(state, "service:db", { resource: { ...WEB, name: "db" }, provider: "runit", artifacts: [] });
+    await s.flush(state);
+    // Killed here, before its own save: a rerun sees everything this apply recorded.
+    const again = await new StateStore(new LocalHostFiles(root, { kind: "system" }), "/var/lib/tend").load();
+    expect(Object.keys(again.resources).sort()).toEqual([...(serial === 3 ? ["service:web"] : []), "service:api", "service:db"].sort());
+    const lines = (await readFile(join(root, "var/lib/tend/state.journal"), "utf8")).split("\n").filter(Boolean);
+    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(["begin", "set"]);
+  });
+
   it("refuses a state a newer tend wrote, saying so, and to run that tend", async () => {
     const { store: s } = await store({ version: 3, serial: 1, resources: {}, somethingNew: [] });
     const error = await s.load().catch((e: unknown) => e);

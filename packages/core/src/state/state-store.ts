@@ -45,6 +45,14 @@ export class StateStore {
   /** The providers' bags as last noted, serialised when noted (providers change their bags in place). */
   private providersLine: string | undefined;
   private journalOnDisk = false;
+  /**
+   * Whether the journal on disk must be folded before anything is appended to it: one already
+   * folded into state.json (a save killed before it removed the journal), whose records a replay
+   * skips as older than the state, or one that ends in a cut-short line (a killed or unsynced
+   * append), which a new line would be glued to. Appended to, either would lose this apply's
+   * records at the next load.
+   */
+  private journalSpent = false;
 
   /**
    * `home`: a user scope's home. Its state is the user's to write, and an entry that records a
@@ -81,11 +89,12 @@ export class StateStore {
     }
     this.journalOnDisk = journal !== null;
     this.forgetChanges();
-    if (journal !== null) this.replay(state, journal);
+    this.journalSpent = journal !== null && !this.replay(state, journal);
     return state;
   }
 
-  private replay(state: StateFile, journal: string): void {
+  /** Replays the journal onto `state`; false when it must not be appended to (see journalSpent). */
+  private replay(state: StateFile, journal: string): boolean {
     const where = this.files.real(this.journalPath);
     const lines = journal.split("\n");
     for (const [index, text] of lines.entries()) {
@@ -94,14 +103,18 @@ export class StateStore {
       try {
         line = JSON.parse(text) as JournalLine;
       } catch {
-        // The last line of a killed append is cut short; it describes a step never taken.
-        if (lines.slice(index + 1).every((rest) => rest === "")) return;
+        // The last append was cut short: by a kill inside a big write, or by a power cut before
+        // its sync, which can also leave blocks of it unwritten, read back as NULs, with lines
+        // of the same append after them. Every earlier append was synced before the next began,
+        // so what is lost is that one append's, which, like a kill before it, the next run's
+        // plan recovers (the steps it confirms were recorded as intended before they were taken).
+        if (text.includes("\0") || lines.slice(index + 1).every((rest) => rest === "")) return false;
         throw moreErrors.stateDamaged(where, `line ${index + 1} is not JSON`);
       }
       if (typeof line !== "object" || line === null) throw moreErrors.stateDamaged(where, `line ${index + 1} is not a journal entry`);
       if (index === 0) {
         if (line.t !== "begin" || typeof line.serial !== "number") throw moreErrors.stateDamaged(where, "it does not start with the serial it applies to");
-        if (line.serial !== state.serial) return; // folded into state.json already; removed at the next save
+        if (line.serial !== state.serial) return false; // folded into state.json already; removed at the next save
         continue;
       }
       if (line.t === "set" && typeof line.key === "string") {
@@ -115,6 +128,7 @@ export class StateStore {
         throw moreErrors.stateDamaged(where, `line ${index + 1} is not a journal entry`);
       }
     }
+    return true;
   }
 
   /** Whether the file on disk lags: a journal to fold in, or entries left out that a save drops. */
@@ -146,6 +160,8 @@ export class StateStore {
    */
   async flush(state: StateFile): Promise<void> {
     if (this.changed.size === 0 && this.providersLine === undefined) return;
+    // A spent journal is folded first (its records and these, atomically), then started afresh.
+    if (this.journalSpent) return this.save(state);
     const begin = this.journalOnDisk ? undefined : journalLine({ t: "begin", serial: state.serial });
     await this.files.perform([{ op: "append", path: this.journalPath, content: () => this.journalLines(begin), mode: 0o600 }]).then(throwFirst);
     this.journalOnDisk = true;
@@ -171,6 +187,7 @@ export class StateStore {
       ])
       .then(throwFirst);
     this.journalOnDisk = false;
+    this.journalSpent = false;
   }
 
   private forgetChanges(): void {
