@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pool } from "../support/pool.js";
 import { expectSameRoot, snapshotRoot, type RootSnapshot } from "../support/root-snapshot.js";
-import { journalAppends, runCommand, runKilledAt, type KillPoint } from "../support/run-under-strace.js";
+import { journalAppends, runCommand, runKilledAt } from "../support/run-under-strace.js";
 
 /**
  * The state journal after the faults one kill does not leave, each followed by an apply that is
@@ -13,10 +13,12 @@ import { journalAppends, runCommand, runKilledAt, type KillPoint } from "../supp
  * - a power cut before an append was synced: the append cut short, or blocks of it never written
  *   (a file system that had already grown the file reads them back as NULs), with lines of the
  *   same append after them;
- * - a save killed after it wrote state.json, before it removed the journal it had folded in.
+ * - a save killed after it wrote state.json, before it removed the journal it had folded in;
+ * - the first append killed before its write: the journal made, and empty.
  * Before, the next apply appended to such a journal: to a cut-short line, which glued its first
- * record to it, or after a `begin` older than the state, which a replay skips whole. Killed in
- * turn, it left a state that was damaged, or that had lost what it wrote.
+ * record to it, after a `begin` older than the state, which a replay skips whole, or into an
+ * empty journal, with no `begin` at all. Killed in turn, it left a state that was damaged, or
+ * that had lost what it wrote.
  */
 
 const CLI = new URL("../../packages/cli/dist/bin.js", import.meta.url).pathname;
@@ -69,16 +71,17 @@ async function clean(init: Init, root: string, spec: string, dir: string): Promi
 }
 
 /**
- * Applies `spec` to `root` and kills it once it has synced the last of its journal's appends (its
- * records in the journal, its save not made), or lets it finish when it appends nothing; then
- * applies it again, which must end where `golden` is.
+ * Applies `spec` to `root` and kills it as it syncs the last of its journal's appends (its records
+ * written, its save not made), or lets it finish when it appends nothing; then applies it again,
+ * which must end where `golden` is.
  */
 async function killedAgainThenRerun(init: Init, dir: string, root: string, spec: string, golden: RootSnapshot, what: string): Promise<void> {
   const counted = `${root}-counted`;
   await copy(root, counted);
-  const { appends } = await journalAppends(apply(init, counted, spec), dir, `${root}.trace`);
-  const last: KillPoint | undefined = appends.at(-1)?.fsync;
-  const second = last ? await runKilledAt(apply(init, root, spec), dir, { call: last.call, nth: last.nth + 1 }) : await runCommand(apply(init, root, spec), dir);
+  const { appends } = await journalAppends(apply(init, counted, spec), dir, `${root}.trace`, join(counted, JOURNAL));
+  // Killed as it syncs its last append: everything recorded, nothing saved.
+  const last = appends.at(-1)?.fsync;
+  const second = last ? await runKilledAt(apply(init, root, spec), dir, { ...last, path: join(root, JOURNAL) }) : await runCommand(apply(init, root, spec), dir);
   expect(second.stderr, `${what}, the second apply`).not.toContain("TEND_");
   const third = await runCommand(apply(init, root, spec), dir);
   expect(third.code, `${what}, the third apply: ${third.stderr}`).toBe(0);
@@ -101,7 +104,7 @@ describe.each(INITS)("the state journal after a power cut or a killed save, on %
 
       const counted = join(dir, "counted");
       await copy(base, counted);
-      const { appends, run } = await journalAppends(apply(init, counted, join(dir, spec)), dir, join(dir, "trace"));
+      const { appends, run } = await journalAppends(apply(init, counted, join(dir, spec)), dir, join(dir, "trace"), join(counted, JOURNAL));
       expect(run.code, run.stderr).toBe(0);
       // The plan's intents, then each step's record; every one synced before the next is written.
       expect(appends.length).toBeGreaterThanOrEqual(3);
@@ -110,13 +113,31 @@ describe.each(INITS)("the state journal after a power cut or a killed save, on %
         const what = `append ${index + 1} of ${appends.length} ${damage}`;
         const root = join(dir, `a${index}-${damage.split(" ")[0]}`);
         await copy(base, root);
-        const first = await runKilledAt(apply(init, root, join(dir, spec)), dir, append.fsync);
+        const first = await runKilledAt(apply(init, root, join(dir, spec)), dir, { ...append.fsync, path: join(root, JOURNAL) });
         expect(first.signal ?? first.code, what).not.toBe(0);
         await inflict(join(root, JOURNAL), append.bytes);
         await killedAgainThenRerun(init, dir, root, join(dir, spec), golden, what);
       });
     }, 600_000);
   }
+
+  it("the first append killed before its write (an empty journal), then the rerun killed after its records: the next run ends where an uninterrupted apply does", async () => {
+    const dir = await workspace();
+    const base = join(dir, "base");
+    const goldenRoot = join(dir, "golden");
+    await copy(base, goldenRoot);
+    await clean(init, goldenRoot, join(dir, "first.yaml"), dir);
+    const golden = await snapshotRoot(goldenRoot);
+    const counted = join(dir, "counted");
+    await copy(base, counted);
+    const { appends } = await journalAppends(apply(init, counted, join(dir, "first.yaml")), dir, join(dir, "trace"), join(counted, JOURNAL));
+    const root = join(dir, "root");
+    await copy(base, root);
+    const killed = await runKilledAt(apply(init, root, join(dir, "first.yaml")), dir, { ...appends[0]!.write, path: join(root, JOURNAL) });
+    expect(killed.signal ?? killed.code).not.toBe(0);
+    expect(await readFile(join(root, JOURNAL), "utf8")).toBe("");
+    await killedAgainThenRerun(init, dir, root, join(dir, "first.yaml"), golden, "an empty journal");
+  }, 300_000);
 
   it("a save killed between writing state.json and removing the journal, then a changing apply killed after its records: the next run ends where uninterrupted applies do", async () => {
     const dir = await workspace();

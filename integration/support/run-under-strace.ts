@@ -31,10 +31,14 @@ export function runCommand(argv: string[], cwd: string, env: NodeJS.ProcessEnv =
   });
 }
 
-/** A point to kill at: the `nth` call of `call` (strace counts each system call on its own). */
+/**
+ * A point to kill at: the `nth` call of `call` (strace counts each system call on its own), or
+ * with `path`, the nth that touches that path (`strace -P`), by name or through a descriptor.
+ */
 export interface KillPoint {
   call: string;
   nth: number;
+  path?: string;
 }
 
 /** Every mutating call a clean run makes, as kill points (read from strace's log of the run). */
@@ -55,34 +59,40 @@ export async function killPoints(argv: string[], cwd: string, log: string): Prom
 
 /** Runs `argv` with SIGKILL injected at one kill point. */
 export function runKilledAt(argv: string[], cwd: string, point: KillPoint): Promise<Run> {
-  return runCommand(["strace", "-qq", "-o", "/dev/null", "-e", `trace=${point.call}`, "-e", `inject=${point.call}:signal=KILL:when=${point.nth}`, ...argv], cwd);
+  const only = point.path === undefined ? [] : ["-P", point.path];
+  return runCommand(["strace", "-qq", "-o", "/dev/null", ...only, "-e", `trace=${point.call}`, "-e", `inject=${point.call}:signal=KILL:when=${point.nth}`, ...argv], cwd);
 }
 
 /** One synced append to tend's state journal, as a clean run makes it. */
 export interface JournalAppend {
-  /** Which `fsync` of the run syncs it (a kill point: the append is written, not yet synced). */
+  /** Its `write` (a kill point: not yet written; before the first, the journal is made, empty). */
+  write: KillPoint;
+  /** The `fsync` that syncs it (a kill point: the append is written, not yet synced). */
   fsync: KillPoint;
   /** How many bytes it appended. */
   bytes: number;
 }
 
 /**
- * The appends a clean run makes to its state journal, each with the `fsync` that syncs it: killed
- * there, the append is in the page cache but not on disk, where a power cut would find it.
+ * The appends a clean run makes to its state journal (`journal`, the path on this machine), each
+ * with the `write` that makes it and the `fsync` that syncs it: killed there, the append is in
+ * the page cache but not on disk, where a power cut would find it.
  */
-export async function journalAppends(argv: string[], cwd: string, log: string): Promise<{ appends: JournalAppend[]; run: Run }> {
-  const run = await runCommand(["strace", "-qq", "-y", "-o", log, "-e", "trace=write,fsync", ...argv], cwd);
+export async function journalAppends(argv: string[], cwd: string, log: string, journal: string): Promise<{ appends: JournalAppend[]; run: Run }> {
+  const run = await runCommand(["strace", "-qq", "-o", log, "-P", journal, "-e", "trace=write,fsync", ...argv], cwd);
   const { readFile } = await import("node:fs/promises");
   const appends: JournalAppend[] = [];
-  let fsyncs = 0;
-  let written = 0;
+  let [writes, fsyncs, bytes] = [0, 0, 0];
   for (const line of (await readFile(log, "utf8")).split("\n")) {
-    const journal = line.includes("/state.journal>");
-    if (line.startsWith("write(") && journal) written += Number(/= (\d+)$/.exec(line)?.[1] ?? 0);
-    if (!line.startsWith("fsync(")) continue;
-    fsyncs += 1;
-    if (journal && written > 0) appends.push({ fsync: { call: "fsync", nth: fsyncs }, bytes: written });
-    if (journal) written = 0;
+    if (line.startsWith("write(")) {
+      writes += 1;
+      bytes += Number(/= (\d+)$/.exec(line)?.[1] ?? 0);
+    } else if (line.startsWith("fsync(")) {
+      fsyncs += 1;
+      // Each append is one write, then its sync.
+      appends.push({ write: { call: "write", nth: writes, path: journal }, fsync: { call: "fsync", nth: fsyncs, path: journal }, bytes });
+      bytes = 0;
+    }
   }
   return { appends, run };
 }

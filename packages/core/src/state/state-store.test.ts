@@ -59,6 +59,7 @@ describe("StateStore", () => {
     ["ends in a cut-short line", (begin: string, set: string) => `${begin}\n${set}\n{"t":"set","key":"service:x","rec`, 3],
     ["ends in blocks a power cut left unwritten", (begin: string, set: string) => `${begin}\n${set}\n${"\0".repeat(512)}`, 3],
     ["was folded into state.json already (a save killed before it removed it)", (begin: string, set: string) => `${begin}\n${set}\n`, 2],
+    ["is empty (made, its first append killed before the write)", () => "", 2],
   ] as const)("never appends to a journal that %s: it folds it first, so the next load keeps this apply's records", async (_what, journal, serial) => {
     const base = { version: 2, serial: 3, resources: {}, providers: {} };
     const begin = JSON.stringify({ t: "begin", serial });

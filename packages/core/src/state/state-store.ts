@@ -48,9 +48,9 @@ export class StateStore {
   /**
    * Whether the journal on disk must be folded before anything is appended to it: one already
    * folded into state.json (a save killed before it removed the journal), whose records a replay
-   * skips as older than the state, or one that ends in a cut-short line (a killed or unsynced
-   * append), which a new line would be glued to. Appended to, either would lose this apply's
-   * records at the next load.
+   * skips as older than the state; one that ends in a cut-short line (a killed or unsynced
+   * append), which a new line would be glued to; or an empty one, which has no `begin`. Appended
+   * to, each would lose this apply's records, or all of the state, at the next load.
    */
   private journalSpent = false;
 
@@ -128,7 +128,8 @@ export class StateStore {
         throw moreErrors.stateDamaged(where, `line ${index + 1} is not a journal entry`);
       }
     }
-    return true;
+    // An empty journal (made, its first append killed before the write) has no `begin` to follow.
+    return lines[0] !== "";
   }
 
   /** Whether the file on disk lags: a journal to fold in, or entries left out that a save drops. */
