@@ -174,6 +174,39 @@ describe("services on a booted OpenRC", () => {
     await plan(0);
   });
 
+  it("an apply killed after writing a script with the other supervision, before restarting: the next apply stops the old process the old way, for a restart and a removal alike, and one copy runs", async () => {
+    const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
+    const supervised = async () => (await host.mustSh("ps -eo args")).includes("supervise-daemon tend-web");
+    const background = WEB.replace("restart: always", 'restart: "no"');
+    // Ahead of the real one on the PATH tend gives its commands: kills the apply that calls it to
+    // stop a service, once, before anything is stopped (openrc-run's own calls pass through).
+    const killer = '#!/bin/sh\nif [ "$2" = --stop ] && mkdir /run/tend-it-killed 2>/dev/null; then kill -KILL "$PPID"; exit 1; fi\nexec /usr/sbin/supervise-daemon "$@"\n';
+    await apply(BASE);
+    await host.writeFile("/usr/local/sbin/supervise-daemon", killer, { mode: 0o755 });
+    try {
+      for (const [then, copies] of [[[background, GUARD, ONCE], 1], [[GUARD, ONCE], 0]] as const) {
+        await host.mustSh("rmdir /run/tend-it-killed 2>/dev/null; true");
+        const [old] = await livePids(host, "web");
+        expect(await supervised()).toBe(true);
+        await host.writeFile(SPEC, spec(background, GUARD, ONCE));
+        const killed = await host.tend(["apply", "-f", SPEC]);
+        expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+        // The new script is written; the process supervise-daemon keeps runs on, as the kill left it.
+        expect(await host.readFile("/etc/init.d/tend-web")).toContain("command_background=true");
+        expect(await livePids(host, "web")).toEqual([old]);
+        await apply([...then]);
+        expect(await processes()).toHaveLength(copies);
+        expect(await supervised()).toBe(false);
+        if (copies === 1) expect(await livePids(host, "web")).not.toContain(old);
+        await plan(0);
+        await apply(BASE);
+        expect(await processes()).toHaveLength(1);
+      }
+    } finally {
+      await host.mustSh("rm -f /usr/local/sbin/supervise-daemon; rmdir /run/tend-it-killed 2>/dev/null; true");
+    }
+  });
+
   it("fails verification for a program that dies right after starting, and says so", async () => {
     const flaky = doc("type: Service\nname: flaky\nexec: /opt/demo/bin/demo flaky 1\nrestart: always");
     const output = await apply([...BASE, flaky], 1);

@@ -119,6 +119,28 @@ describe("applyChange", () => {
     expect(calls[1]!.argv.at(-1)).toBe("4240");
   });
 
+  it("stops the process the host shows supervise-daemon keeps, though the change's previous definition is the script's: an apply killed between writing the script and restarting", async () => {
+    const background: Service = { ...web, restart: "no" };
+    // The journal held the new definition, so the rerun's change has it as previous too.
+    const live = { "/run/supervise-tend-web.pid": "4300\n", "/proc/4300": { dir: true }, "/run/openrc/options/tend-web/child_pid": "4301\n" } as const;
+    for (const ops of [["restart"], ["start"]] as Operation[][]) {
+      const { lines, calls, logged } = await run(change("change", ops, background, background), { tree: live });
+      expect(lines[0], ops[0]).toBe("supervise-daemon tend-web --stop");
+      expect(calls[1]!.argv.at(-1)).toBe("4301");
+      expect(lines.slice(2)).toEqual(["rc-service -- tend-web zap", "rc-service -- tend-web start"]);
+      expect(logged).toEqual(["service:web: stopped the process supervise-daemon kept, then started it under start-stop-daemon"]);
+    }
+    // The other way: a background daemon alive, a supervised script on disk.
+    const daemon = { "/run/tend-web.pid": "4302\n", "/proc/4302": { dir: true }, "/run/openrc/options/tend-web/tend_group": "4302\n" } as const;
+    const { lines } = await run(change("change", ["restart"], web, web), { tree: daemon });
+    expect(lines[0]).toBe("start-stop-daemon --stop --oknodo --retry TERM/5/KILL/5 --pidfile /run/tend-web.pid");
+    expect(lines.slice(2)).toEqual(["rc-service -- tend-web zap", "rc-service -- tend-web start"]);
+    // The process the host shows is the script's own: the script's restart, whatever the previous definition said.
+    expect((await run(change("change", ["restart"], background, web), { tree: daemon })).lines).toEqual(["rc-service -- tend-web restart"]);
+    // A pidfile naming no live process is no one's: the previous definition decides, as before.
+    expect((await run(change("change", ["restart"], background, background), { tree: { "/run/supervise-tend-web.pid": "4300\n" } })).lines).toEqual(["rc-service -- tend-web restart"]);
+  });
+
   it("on_failure and always share a supervisor: a plain restart", async () => {
     expect((await run(change("change", ["restart"], { ...web, restart: "on_failure" }, web))).lines).toEqual(["rc-service -- tend-web restart"]);
   });

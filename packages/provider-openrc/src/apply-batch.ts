@@ -1,10 +1,11 @@
 import type { ApplyContext, Operation, ResourceChange, Service } from "@tend/core/contract";
-import { endGroupCommand, readProcessGroup } from "./process-group.js";
+import { liveSupervision } from "./live-supervision.js";
 import { rcService, serviceAction } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { addToDefaultRunlevel, removeFromRunlevels } from "./runlevel-links.js";
 import { BOOT_RUNLEVELS, scriptName } from "./script-name.js";
-import { backgroundPidfile, supervisionOf, type Supervision } from "./supervision.js";
+import { stopKeptBy } from "./stop-kept-by.js";
+import { supervisionOf, type Supervision } from "./supervision.js";
 
 type ServiceChange = ResourceChange & { resource: Service };
 
@@ -53,15 +54,16 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
 
 /**
  * A new service gets `start`. One that exists is only given a start when it was seen not
- * running, and then `restart`: OpenRC's `start` does nothing for a service it still counts as
- * started whose process died (`crashed`, or any dead background daemon on Debian), while
- * `restart` stops what is left and starts a stopped service just the same.
+ * running, and then a restart (see {@link restart}): OpenRC's `start` does nothing for a service
+ * it still counts as started whose process died (`crashed`, or any dead background daemon on
+ * Debian), while `restart` stops what is left and starts a stopped service just the same.
  */
 async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
-  await ctx.run.run({ argv: serviceAction(change.resource, change.action === "add" ? "start" : "restart") });
+  if (change.action === "add") await ctx.run.run({ argv: serviceAction(change.resource, "start") });
+  else await restart(change, ctx);
 }
 
-/** A stop: the old script's way when the change moved the service to another supervision. */
+/** A stop: the old way when the process is kept another way than the script on disk says. */
 async function stop(change: ServiceChange, ctx: ApplyContext): Promise<void> {
   if ((await stopUnderOldSupervision(change, ctx)) !== undefined) return;
   await ctx.run.run({ argv: serviceAction(change.resource, "stop") });
@@ -81,25 +83,20 @@ async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> 
 /**
  * openrc-run stops a service the way its current script says, and the script on disk is already
  * the new one: after a change between supervise-daemon and a background daemon its stop would
- * miss the old process (a `stop` fails, a `restart` starts a second one). Then the old process
- * is stopped the old way, the rest of its process group ended as the old script's stop would
- * have, and OpenRC's record reset (`zap`). Only for a service seen running (a stop or a
- * restart), whose recorded group is its own. The old supervision when it did; undefined, doing
- * nothing, when the supervision is the same.
+ * miss the old process (a `stop` fails, a `restart` starts a second one). Then the old process is
+ * stopped the old way (see stopKeptBy). The old way is what the host's records show keeps the
+ * process now (see liveSupervision), which after an apply killed between writing the script and
+ * restarting is not what the change's previous definition says (the journal already holds the
+ * new one); with no live process, the previous definition's. The old supervision when it
+ * differed; undefined, doing nothing, when it is the script's.
  */
 async function stopUnderOldSupervision(change: ServiceChange, ctx: ApplyContext): Promise<Supervision | undefined> {
   const service = change.resource;
+  if (service.exec === undefined) return undefined;
   const script = scriptName(service);
   const previous = change.previous;
-  const before = previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined;
-  if (service.exec === undefined || before === undefined || before === supervisionOf(service)) return undefined;
-  const group = await readProcessGroup(ctx.files, script, before);
-  if (before === "supervise-daemon") {
-    await ctx.run.run({ argv: ["supervise-daemon", script, "--stop"], env: { RC_SVCNAME: script } });
-  } else {
-    await ctx.run.run({ argv: ["start-stop-daemon", "--stop", "--oknodo", "--retry", "TERM/5/KILL/5", "--pidfile", backgroundPidfile(script)] });
-  }
-  if (group !== undefined) await ctx.run.run({ argv: endGroupCommand(group) });
-  await ctx.run.run({ argv: rcService(script, "zap") });
+  const before = (await liveSupervision(ctx.files, script)) ?? (previous?.type === "service" && previous.exec !== undefined ? supervisionOf(previous) : undefined);
+  if (before === undefined || before === supervisionOf(service)) return undefined;
+  await stopKeptBy(before, script, ctx);
   return before;
 }

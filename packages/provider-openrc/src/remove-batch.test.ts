@@ -29,6 +29,21 @@ describe("removeService", () => {
     for (const runlevel of ["default", "nonetwork"]) await expect(lstat(join(root, `/etc/runlevels/${runlevel}/tend-web`))).rejects.toThrow(/ENOENT/);
   });
 
+  it("stops the old way a process kept another way than the script on disk says (an apply killed between writing it and restarting)", async () => {
+    const { lines } = await run(web, {
+      "/etc/init.d/tend-web": "#!/sbin/openrc-run\ncommand_background=true\n",
+      "/run/supervise-tend-web.pid": "4300\n",
+      "/proc/4300": { dir: true },
+      "/run/openrc/options/tend-web/child_pid": "4301\n",
+    });
+    expect(lines[0]).toBe("supervise-daemon tend-web --stop");
+    expect(lines.at(-1)).toBe("rc-service -- tend-web zap");
+    expect(lines).not.toContain("rc-service -- tend-web stop");
+    // The script's own way: its stop.
+    const same = await run(web, { "/etc/init.d/tend-web": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n", "/run/supervise-tend-web.pid": "4300\n", "/proc/4300": { dir: true } });
+    expect(same.lines).toEqual(["rc-service -- tend-web stop"]);
+  });
+
   it("only disables a distro service, from default, and leaves it running", async () => {
     const { lines, root } = await run(sshd, {
       "/etc/init.d/sshd": "#!/sbin/openrc-run\n",

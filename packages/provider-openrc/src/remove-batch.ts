@@ -1,8 +1,11 @@
 import type { ApplyContext, ResourceChange, Service } from "@tend/core/contract";
+import { liveSupervision } from "./live-supervision.js";
 import { rcService } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { removeFromRunlevels } from "./runlevel-links.js";
 import { DEFAULT_RUNLEVEL, initScriptPath, scriptName } from "./script-name.js";
+import { stopKeptBy } from "./stop-kept-by.js";
+import { scriptSupervision } from "./supervision.js";
 
 /**
  * A wave of removals, before the core deletes the scripts. A tend service is stopped (its whole
@@ -35,8 +38,15 @@ export async function removeService(change: ResourceChange, ctx: ApplyContext): 
 async function removeOne(change: ResourceChange, service: Service, runlevels: Map<string, Set<string>>, ctx: ApplyContext): Promise<void> {
   const script = scriptName(service);
   const ours = service.exec !== undefined;
-  const present = await ctx.files.exists(initScriptPath(script));
-  if (ours && present && !ctx.offline) await ctx.run.run({ argv: rcService(script, "stop") });
+  const text = await ctx.files.readFile(initScriptPath(script));
+  const present = text !== null;
+  if (ours && present && !ctx.offline) {
+    // A process kept another way than this script says (an apply killed between writing it and
+    // restarting): its stop would miss it.
+    const kept = await liveSupervision(ctx.files, script);
+    if (kept !== undefined && kept !== scriptSupervision(text)) await stopKeptBy(kept, script, ctx);
+    else await ctx.run.run({ argv: rcService(script, "stop") });
+  }
   const removed = await removeFromRunlevels(script, runlevels, ctx, ours ? undefined : [DEFAULT_RUNLEVEL]);
   if (!present && removed.length > 0) ctx.log(`${change.key}: ${initScriptPath(script)} was already gone; removed its links from ${removed.join(", ")}`);
 }
