@@ -5,6 +5,7 @@ import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -634,6 +635,9 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("an apply killed after writing a changed description, before dinit reloaded it: the next apply reloads it, and the restarted program is the new one", () =>
+    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "dinitctl", real: "/usr/bin/dinitctl", load: "reload" }), 120_000);
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "boot does not wait for it (no link /etc/dinit.d/boot.d/tend-boot-off)" }), 240_000);

@@ -8,6 +8,7 @@ import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -908,6 +909,9 @@ systemd:
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+
+  it("an apply killed after writing a changed unit, before systemd's daemon-reload: the next apply reloads it, and the restarted program is the new one", () =>
+    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "systemctl", real: "/usr/bin/systemctl", load: "daemon-reload" }), 120_000);
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, {

@@ -85,6 +85,28 @@ describe("apply", () => {
     expect(clean.plan.entries.every((e) => e.action === "none")).toBe(true);
   });
 
+  it("tells the provider to load the definition again for a restart an earlier apply left pending: it may have been killed before the init loaded the files it wrote", async () => {
+    const changes: { ops: string[]; filesChanged: boolean }[] = [];
+    const sim = simProvider();
+    const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
+      changes.push({ ops: change.ops, filesChanged: change.filesChanged });
+      await sim.provider.apply(change, ctx);
+    } };
+    const first = await cycle([CONF, WEB], provider);
+    const path = join(first.root, "var/lib/tend/state.json");
+    const saved = JSON.parse(await readFile(path, "utf8"));
+    // What an apply killed after writing web's new definition, before restarting it, leaves (the
+    // process started less than a second before: the /proc check cannot tell).
+    saved.resources["service:web"].pending = ["restart"];
+    saved.resources["service:web"].pendingWhy = { restart: "its definition changed" };
+    await writeFile(path, JSON.stringify(saved));
+    changes.length = 0;
+    const resumed = await cycle([CONF, WEB], provider, first.root);
+    expect(formatPlan(resumed.plan)).toContain("      reason  its definition changed in an earlier apply; restart still pending\n");
+    expect(resumed.plan.entries.find((e) => e.key === "service:web")!.writes).toEqual([]);
+    expect(changes).toEqual([{ ops: ["restart"], filesChanged: true }]);
+  });
+
   it("clears from the ledger what the init already reports done (an apply killed after the step, before its record)", async () => {
     const sim = simProvider();
     const first = await cycle([CONF, WEB], sim.provider);

@@ -179,7 +179,11 @@ function planResource(key: string, resource: Resource, input: PlanInput, planned
   if (resource.type === "service") planTriggers(key, resource, observation, input, record ? planned : new Map(), ops, reasons, causes, problems);
   const moved = versionMove(key, record?.version, observation?.version);
   if (moved) reasons.push(moved);
-  if (record) resumeLedger(record, resource, observation, ops, reasons, causes);
+  // A restart an earlier apply left pending may follow files it wrote before the init loaded
+  // them (killed before dinit's reload or systemd's daemon-reload): the provider loads them first.
+  // (The /proc check above sees that only when the files are more than a second newer than the
+  // process.)
+  if (record && resumeLedger(record, resource, observation, ops, reasons, causes).includes("restart")) entry.staleDefinition = true;
   for (const op of provider?.refused ?? []) ops.delete(op);
   if (input.offline) for (const op of RUNTIME_OPS) ops.delete(op);
   if (ops.has("start") && ops.has("restart")) ops.delete("restart");
@@ -221,17 +225,20 @@ function resumeLedger(
   ops: Set<Operation>,
   reasons: string[],
   causes: Partial<Record<Operation, string>>,
-): void {
+): Operation[] {
   const wantedStopped = resource.type === "service" && desiredOf(resource).state === "stopped";
+  const resumed: Operation[] = [];
   for (const op of record.pending ?? []) {
     if (ops.has(op) || alreadyTrue(op, observation)) continue;
     if ((op === "restart" || op === "reload") && wantedStopped) continue;
     if (op === "reload" && observation?.state === "stopped") continue;
     ops.add(op);
+    resumed.push(op);
     const why = record.pendingWhy?.[op];
     if (why) causes[op] = why;
     reasons.push(why ? `${why} in an earlier apply; ${op} still pending` : `an earlier apply stopped before it could ${op}`);
   }
+  return resumed;
 }
 const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 

@@ -1,0 +1,47 @@
+import type { TestHost } from "@tend/testkit/harness";
+import { expect } from "vitest";
+import { applySpec, expectCleanThenRemove } from "./apply-spec.js";
+import { demoStarts } from "./demo-daemon.js";
+import { expectRestarted, livePids } from "./exec-forms.js";
+import { doc, spec } from "./spec-documents.js";
+
+const SERVICE = (greeting: string) => doc(`type: Service\nname: preload\nexec: /opt/demo/bin/demo preload\nrestart: always\nenv:\n  GREETING: ${greeting}`);
+
+/** The init's command that makes it load a changed definition, and where the real one is. */
+export interface LoadCommand {
+  /** The program tend runs (`dinitctl`, `systemctl`). */
+  program: string;
+  /** The real program's path, which the stand-in runs for every other call. */
+  real: string;
+  /** The argument that asks for the load (`reload`, `daemon-reload`). */
+  load: string;
+}
+
+/**
+ * An apply killed after it wrote a service's changed definition, before the init loaded it (the
+ * kill within a second of the service's start, so the /proc check of an older definition cannot
+ * tell): the next apply resumes the restart the journal kept, has the init load the definition
+ * first, and the program it restarts runs the new one. The kill is a stand-in for `load.program`
+ * ahead of the real one on the PATH tend gives its commands, which kills the apply calling it to
+ * load, once, before anything is loaded. Leaves the host as `base` alone declares it.
+ */
+export async function proveKilledBeforeLoad(host: TestHost, specPath: string, base: string[], load: LoadCommand): Promise<void> {
+  await applySpec(host, specPath, [...base, SERVICE("one")]);
+  const [pid] = await livePids(host, "preload");
+  expect(pid).toBeDefined();
+  const standIn = `#!/bin/sh\nfor a in "$@"; do [ "$a" = ${load.load} ] && mkdir /run/tend-it-killed 2>/dev/null && { kill -KILL "$PPID"; exit 1; }; done\nexec ${load.real} "$@"\n`;
+  await host.writeFile(`/usr/local/sbin/${load.program}`, standIn, { mode: 0o755 });
+  try {
+    await host.writeFile(specPath, spec(...base, SERVICE("two")));
+    const killed = await host.tend(["apply", "-f", specPath]);
+    expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+    expect(await livePids(host, "preload")).toEqual([pid]);
+  } finally {
+    await host.mustSh(`rm -f /usr/local/sbin/${load.program}; rmdir /run/tend-it-killed 2>/dev/null; true`);
+  }
+  expect(await host.expectTend(["apply", "-f", specPath])).toContain("its definition changed in an earlier apply; restart still pending");
+  await expectRestarted(host, "preload", pid);
+  const [now] = await livePids(host, "preload");
+  expect(await demoStarts(host, "preload")).toContain(`start ${now} two`);
+  await expectCleanThenRemove(host, specPath, base, "preload");
+}
