@@ -18,14 +18,14 @@ export interface LoadCommand {
 }
 
 /**
- * An apply killed after it wrote a service's changed definition, before the init loaded it (the
- * kill within a second of the service's start, so the /proc check of an older definition cannot
- * tell): the next apply resumes the restart the journal kept, has the init load the definition
+ * An apply killed after it wrote a service's changed definition (`definition`, the file), before
+ * the init loaded it, within a second of the service's start, so the /proc check of an older
+ * definition cannot tell (the file's time is set to the process's): the next apply resumes the restart the journal kept, has the init load the definition
  * first, and the program it restarts runs the new one. The kill is a stand-in for `load.program`
  * ahead of the real one on the PATH tend gives its commands, which kills the apply calling it to
  * load, once, before anything is loaded. Leaves the host as `base` alone declares it.
  */
-export async function proveKilledBeforeLoad(host: TestHost, specPath: string, base: string[], load: LoadCommand): Promise<void> {
+export async function proveKilledBeforeLoad(host: TestHost, specPath: string, base: string[], load: LoadCommand, definition: string): Promise<void> {
   await applySpec(host, specPath, [...base, SERVICE("one")]);
   const [pid] = await livePids(host, "preload");
   expect(pid).toBeDefined();
@@ -36,10 +36,16 @@ export async function proveKilledBeforeLoad(host: TestHost, specPath: string, ba
     const killed = await host.tend(["apply", "-f", specPath]);
     expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
     expect(await livePids(host, "preload")).toEqual([pid]);
+    expect(await host.readFile(definition)).toContain("two");
+    // As if killed within a second of the start: the definition no newer than the process.
+    await host.mustExec(["touch", "-r", `/proc/${pid}`, definition]);
   } finally {
     await host.mustSh(`rm -f /usr/local/sbin/${load.program}; rmdir /run/tend-it-killed 2>/dev/null; true`);
   }
-  expect(await host.expectTend(["apply", "-f", specPath])).toContain("its definition changed in an earlier apply; restart still pending");
+  const plan = await host.expectTend(["plan", "-f", specPath]);
+  expect(plan).toContain("  ~ service:preload  restart\n      reason  its definition changed in an earlier apply; restart still pending\n");
+  expect(plan).not.toContain("older definition");
+  expect(await host.expectTend(["apply", "-f", specPath])).toContain("service:preload: changed, restarted");
   await expectRestarted(host, "preload", pid);
   const [now] = await livePids(host, "preload");
   expect(await demoStarts(host, "preload")).toContain(`start ${now} two`);
