@@ -71,7 +71,7 @@ for (let i = 0; i < freshRuns; i += 1) {
 let apply = Infinity;
 for (let i = 0; i < freshRuns; i += 1) {
   if (i > 0) {
-    writeFileSync(SPEC, "");
+    writeFileSync(SPEC, "# nothing\n");
     time(tend("apply", "-f", SPEC));
     spawnSync("/bin/sleep", [String(SCAN_SETTLE_MS / 1000)]);
   }

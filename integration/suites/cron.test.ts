@@ -1,6 +1,7 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provePurePlans } from "../support/side-effects.js";
+import { NOTHING } from "../support/spec-documents.js";
 
 /**
  * Timers on a runit host (runsvdir as PID 1) with Debian's cron: the core picks the cron provider
@@ -48,7 +49,7 @@ describe("cron timers on a runit host", () => {
     await host.waitFor(async () => (await host.sh("pgrep -x cron")).exitCode === 0, { timeoutMs: 30_000, what: "cron to run" });
     await host.writeFile(SYSTEM_SPEC, TICK);
     await host.writeFile(USER_SPEC, ping("* * * * *"));
-    await host.writeFile(EMPTY_SPEC, "");
+    await host.writeFile(EMPTY_SPEC, NOTHING);
     await host.writeFile("/tmp/alice.crontab", ALICE_OWN);
     await host.mustExec(["crontab", "-u", "alice", "/tmp/alice.crontab"]);
   });

@@ -10,6 +10,7 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+import { NOTHING } from "../support/spec-documents.js";
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
@@ -600,7 +601,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     });
 
     it("removes it", async () => {
-      await host.writeFile(ALICE_SPEC, "", { owner: "alice:alice" });
+      await host.writeFile(ALICE_SPEC, NOTHING, { owner: "alice:alice" });
       await host.expectTend(["apply", "--user", "-f", ALICE_SPEC], { user: "alice" });
       expect(await listed("tend-sync", "alice")).toBeUndefined();
       expect(await exists("/home/alice/.config/dinit.d/tend-sync")).toBe(false);
@@ -623,7 +624,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/dinit.d/tend-pure')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^dinitctl (restart|reload)/)]));
-      await host.writeFile("/spec/pure.yaml", "");
+      await host.writeFile("/spec/pure.yaml", NOTHING);
       await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
   });

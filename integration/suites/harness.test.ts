@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureImages, overlayStatus, startHost, type TestHost, type TestImageName } from "@tend/testkit/harness";
+import { NOTHING } from "../support/spec-documents.js";
 
 /** What /proc/1/comm reads on each host once booted. */
 const PID_1: Record<TestImageName, string> = {
@@ -191,7 +192,7 @@ describe("a TestHost", () => {
 
   it("expectTend returns tend's stdout and stderr when it exits with the expected code", async () => {
     expect(await host.expectTend(["providers"])).toMatch(/^host init: runit$/m);
-    await host.writeFile("/spec/empty.yaml", "");
+    await host.writeFile("/spec/empty.yaml", NOTHING);
     expect(await host.expectTend(["plan", "--user", "-f", "/spec/empty.yaml"], { user: "alice" })).toMatch(/^host \S+ \(runit, user alice\)$/m);
     // tend reports a missing spec on stderr
     expect(await host.expectTend(["plan", "-f", "/spec/missing.yaml"], { exitCode: 1 })).toContain("spec file /spec/missing.yaml does not exist");

@@ -11,7 +11,7 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
-import { doc, spec } from "../support/spec-documents.js";
+import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
 /**
  * Services on runit (Debian's runit, runsvdir as PID 1 over /etc/service), driven through the
@@ -292,7 +292,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
     it("removing the last one keeps tend-runsvdir-alice", async () => {
       const pid = await runningPid(dir);
-      await host.writeFile(ALICE_SPEC, "", { mode: 0o644 });
+      await host.writeFile(ALICE_SPEC, NOTHING, { mode: 0o644 });
       await host.expectTend(["apply", "-f", ALICE_SPEC, "--user", "alice"]);
       await host.waitFor(async () => !(await alive(pid)), { timeoutMs: 10_000, what: "alice's service to stop" });
       expect(await missing(dir)).toBe(true);

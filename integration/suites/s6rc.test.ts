@@ -6,7 +6,7 @@ import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type Ex
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
-import { doc, spec } from "../support/spec-documents.js";
+import { doc, NOTHING, spec } from "../support/spec-documents.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
@@ -428,7 +428,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       expect(applied.changes.filter((call) => call.includes('"/etc/pure/')).length).toBeGreaterThan(0);
       expect(applied.changes.filter((call) => call.includes('"/etc/s6/sv/tend-pure/')).length).toBeGreaterThan(0);
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^s6-rc-compile /), expect.stringMatching(/^s6-rc-update /)]));
-      await host.writeFile("/spec/pure.yaml", "");
+      await host.writeFile("/spec/pure.yaml", NOTHING);
       await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
   });

@@ -2,7 +2,7 @@ import type { RebootOptions, TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
 import { applySpec, planSpec } from "./apply-spec.js";
 import { livePids } from "./exec-forms.js";
-import { doc } from "./spec-documents.js";
+import { doc, NOTHING } from "./spec-documents.js";
 
 const program = (name: string) => `exec: /opt/demo/bin/demo ${name}\nrestart: always`;
 /** Enabled and running: comes back after a reboot. */
@@ -99,7 +99,7 @@ export async function proveBootTruth(host: TestHost, options: BootTruthOptions):
 
   for (const c of cases) await c.restore?.();
   if (userDocs.length > 0) {
-    await host.writeFile(userSpec, "");
+    await host.writeFile(userSpec, NOTHING);
     await options.userTend!(["apply", "-f", userSpec]);
   }
   await applySpec(host, options.specPath, options.base);

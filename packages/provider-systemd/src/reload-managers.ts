@@ -11,16 +11,20 @@ import { isDistroUnit, ownedUnits, primaryUnit } from "./unit-name.js";
  * units, so a unit that had failed is forgotten with its files. Offline there is no manager to
  * tell: it reads the files at boot.
  *
- * When no unit file changed but units are about to be started, restarted or reloaded, systemd
- * is asked whether it still holds an old definition of any (`NeedDaemonReload`): an apply killed
- * between writing a unit and reloading leaves exactly that, and a restart would then run the
- * old definition.
+ * When no unit file changed but core says a change's files did (`filesChanged`: a restart an
+ * earlier apply left pending, a definition older than its file), it reloads too. Otherwise, when
+ * units are about to be started, restarted or reloaded, systemd is asked whether it still holds
+ * an old definition of any (`NeedDaemonReload`): an apply killed between writing a unit and
+ * reloading leaves exactly that, and a restart would then run the old definition.
  */
 export async function reloadManagers(changes: ResourceChange[], paths: string[], ctx: ApplyContext): Promise<void> {
   if (ctx.offline) return;
   const dirs = managerDirectories(ctx.scope);
   const wrote = paths.some((path) => dirs.some((dir) => path.startsWith(`${dir}/`)));
-  if (wrote || (await holdsStaleUnits(changes, ctx))) {
+  // Core's word that a unit's files are newer than what systemd may hold (a restart an earlier,
+  // killed apply left pending; a definition older than the file): reloaded whatever the times say.
+  const told = changes.some((c) => c.action !== "remove" && c.filesChanged && (c.resource.type === "service" || c.resource.type === "timer"));
+  if (wrote || told || (await holdsStaleUnits(changes, ctx))) {
     await ctx.run.run(systemctl(ctx, ["daemon-reload"], { timeoutMs: 120_000 }));
   }
   const removed = changes.filter((c) => c.action === "remove").flatMap((c) => (c.resource.type === "file" || c.resource.type === "package" ? [] : ownedUnits(c.resource)));

@@ -16,8 +16,9 @@ const gdm = ServiceSchema.parse(service("gdm", { displayManager: true }));
 const sddm = ServiceSchema.parse(service("sddm", { displayManager: true }));
 const syncthing = ServiceSchema.parse(service("syncthing", { exec: "syncthing serve --no-browser", user: true, restart: "always" }));
 
-function change(resource: Resource, action: ResourceChange["action"], ops: Operation[] = []): ResourceChange {
-  return { key: `${resource.type}:${resource.name}`, action, resource, ops, filesChanged: action !== "remove", reasons: [] };
+/** `filesChanged`: core's word that the resource's files changed (written in this apply, or newer than what the init may hold). */
+function change(resource: Resource, action: ResourceChange["action"], ops: Operation[] = [], filesChanged = false): ResourceChange {
+  return { key: `${resource.type}:${resource.name}`, action, resource, ops, filesChanged, reasons: [] };
 }
 
 /** What the core does for one apply: removals, (files), afterWrites once, then each add/change. */
@@ -66,6 +67,13 @@ describe("apply: system services", () => {
       "systemctl show -p Id --value -- sshd.service",
       "systemctl enable -- sshd.service",
     ]);
+  });
+
+  it("daemon-reloads when core says a change's files are newer than systemd may hold, though none was written now and NeedDaemonReload says no (a restart a killed apply left pending)", async () => {
+    const runner = new RecordingRunner().on("systemctl show -p Id,NeedDaemonReload", { stdout: "Id=tend-web.service\nNeedDaemonReload=no\n" });
+    const ctx = await applyContext({ init: "systemd", runner });
+    await applyAll([change(web, "change", ["restart"], true)], [], ctx);
+    expect(runner.lines).toEqual(["systemctl daemon-reload", "systemctl restart -- tend-web.service"]);
   });
 
   it("daemon-reloads for a unit or drop-in a file resource wrote", async () => {
