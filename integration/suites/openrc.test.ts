@@ -207,6 +207,31 @@ describe("services on a booted OpenRC", () => {
     }
   });
 
+  it("an apply killed while its rc-service restart runs: the next apply waits for that command before it looks, so the service ends as that apply planned", async () => {
+    await apply(BASE);
+    const [old] = await livePids(host, "once");
+    expect(old).toBeDefined();
+    // Ahead of the real one on the PATH tend gives its commands: kills the apply that asks for a
+    // restart, once, then carries the restart out 2 s later, as a command left running would.
+    const killer = '#!/bin/sh\nif [ "$3" = restart ] && mkdir /run/tend-it-killed 2>/dev/null; then kill -KILL "$PPID"; sleep 2; fi\nexec /usr/sbin/rc-service "$@"\n';
+    await host.writeFile("/usr/local/sbin/rc-service", killer, { mode: 0o755 });
+    const changed = `${ONCE}env:\n  ROUND: "2"\n`;
+    try {
+      await host.writeFile(SPEC, spec(WEB, GUARD, changed));
+      const killed = await host.tend(["apply", "-f", SPEC]);
+      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+      // The next apply wants it stopped; the restart left running would start it again after it looked.
+      await apply([WEB, GUARD, `${changed}desired: {state: stopped, enabled: true}\n`]);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await livePids(host, "once")).toEqual([]);
+      await plan(0);
+    } finally {
+      await host.mustSh("rm -f /usr/local/sbin/rc-service; rmdir /run/tend-it-killed 2>/dev/null; true");
+    }
+    await apply(BASE);
+    expect(await livePids(host, "once")).toHaveLength(1);
+  });
+
   it("fails verification for a program that dies right after starting, and says so", async () => {
     const flaky = doc("type: Service\nname: flaky\nexec: /opt/demo/bin/demo flaky 1\nrestart: always");
     const output = await apply([...BASE, flaky], 1);

@@ -4,14 +4,14 @@ import { errors } from "../errors/catalogue.js";
 import { sizeText } from "../output/size-text.js";
 import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
+import { commandEnded, commandStarted, runningGroups } from "./command-groups.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const BASE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
 /** More output than any init command gives; past it the command is killed and fails. */
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 
-/** Process groups still running; ended with tend if it exits first (an error, a signal). */
-const running = new Set<number>();
+/** Whether the groups still running are ended with tend if it exits first (an error, a signal). */
 let endsWithTend = false;
 
 /**
@@ -95,7 +95,7 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (pid !== undefined) running.delete(pid);
+      if (pid !== undefined) commandEnded(pid);
       // The leader is gone; anything left in its group (a child ignoring TERM) dies now.
       if (timedOut) killGroup(pid, "SIGKILL");
       if (timedOut) resolve({ kind: "timed out" });
@@ -113,11 +113,11 @@ function spawnFailure(error: unknown): Outcome {
 }
 
 function track(pid: number): void {
-  running.add(pid);
+  commandStarted(pid);
   if (endsWithTend) return;
   endsWithTend = true;
   process.once("exit", () => {
-    for (const group of running) killGroup(group, "SIGTERM");
+    for (const group of runningGroups()) killGroup(group, "SIGTERM");
   });
 }
 

@@ -47,6 +47,29 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
     second.release();
   });
 
+  it("names the commands its holder runs, and after a killed holder waits for the ones it left running before it takes over", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const path = join(dir, "lock");
+    const done = join(dir, "done");
+    // A holder that starts a command (its own process group, as every command tend runs), then is killed while it runs.
+    const script = `import { ScopeLock, ProcessRunner } from ${JSON.stringify(CORE)}; await new ScopeLock(${JSON.stringify(path)}, { tool: ${JSON.stringify(tool)} }).acquire(); ` +
+      `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "sleep 1; echo done > ${done}"] }); setTimeout(() => console.log("running"), 200); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise((resolve) => child.stdout!.once("data", resolve));
+    const named = JSON.parse(await readFile(path, "utf8")) as { pid: number; commands?: number[] };
+    expect(named.pid).toBe(child.pid);
+    expect(named.commands).toHaveLength(1);
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const lock = new ScopeLock(path, { tool });
+    await lock.acquire();
+    // Taken only once the command the killed holder left running had finished.
+    expect(await readFile(done, "utf8")).toBe("done\n");
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: process.pid });
+    expect(JSON.parse(await readFile(path, "utf8")).commands).toBeUndefined();
+    lock.release();
+  });
+
   it("is free the moment a killed holder is gone: the kernel releases it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
     const path = join(dir, "lock");

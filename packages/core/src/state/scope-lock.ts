@@ -7,6 +7,7 @@ import type { TendError } from "../errors/tend-error.js";
 import { ensureRealDir } from "../files/write-batch.js";
 import { fsError } from "../files/fs-error.js";
 import { childProcesses } from "../runner/child-process.js";
+import { groupAlive, runningGroups, watchCommandGroups } from "../runner/command-groups.js";
 
 /** Who holds a scope's lock, as written into the lock file by the holder. */
 export interface LockHolder {
@@ -14,7 +15,15 @@ export interface LockHolder {
   host: string;
   since: string;
   command: string;
+  /** The process groups of the commands it is running now (see command-groups.ts). */
+  commands?: number[];
 }
+
+/**
+ * How long an apply waits for the commands a killed one left running: the longest deadline tend
+ * gives a command (a daemon-reload's 120 s), and a little more.
+ */
+const LEFT_COMMANDS_WAIT_MS = 130_000;
 
 /** Points a test can pause at, to try every interleaving of contenders. */
 export type LockStep = "opened" | "locked" | "verified" | "written";
@@ -82,7 +91,15 @@ export class ScopeLock {
       }
       await this.pause("verified");
       this.fd = fd;
+      await waitForLeftCommands(fd);
       this.writeHolder(fd);
+      watchCommandGroups((groups) => {
+        try {
+          this.writeHolder(fd, groups, false);
+        } catch {
+          // the name is advice to the next apply; the lock itself holds regardless
+        }
+      });
       await this.pause("written");
       return;
     }
@@ -155,6 +172,7 @@ export class ScopeLock {
       return;
     }
     if (this.fd === undefined) return;
+    watchCommandGroups(undefined);
     try {
       ftruncateSync(this.fd, 0);
     } catch {
@@ -203,20 +221,45 @@ export class ScopeLock {
   }
 
   /**
-   * Names the holder in the file. Not synced: only a contender reads it, through the same kernel,
-   * while the lock is held; after a crash the lock is gone with its holder, and a stale name in the
-   * file is never read as one (a contender reads it only when it cannot take the lock).
+   * Names the holder in the file, with the process groups of the commands it runs (rewritten as
+   * they start and end). Not synced: only a contender reads it, through the same kernel, while the
+   * lock is held, and the next holder, after a kill, to wait for the commands left running (see
+   * waitForLeftCommands); after a power cut nothing is left running.
    */
-  private writeHolder(fd: number): void {
-    const me = this.me();
+  private writeHolder(fd: number, commands = runningGroups(), releaseOnFailure = true): void {
+    this.named ??= this.me();
+    const text = `${JSON.stringify({ ...this.named, ...(commands.length > 0 ? { commands } : {}) })}\n`;
     try {
-      ftruncateSync(fd, 0);
-      writeSync(fd, `${JSON.stringify(me)}\n`, 0);
+      const length = writeSync(fd, text, 0);
+      ftruncateSync(fd, length);
     } catch (error) {
-      this.release();
+      if (releaseOnFailure) this.release();
       throw fsError(error, "write the lock", this.path);
     }
   }
+
+  private named: LockHolder | undefined;
+}
+
+/**
+ * Waits, holding the lock, for the commands the lock file says its last holder was running: an
+ * apply killed (SIGKILL, OOM) leaves its commands running (each leads a process group of its own,
+ * detached), and an `rc-service restart` or `dinitctl start` that finishes after the next apply
+ * has looked at the host would undo what that apply did, after it verified. A holder that ended
+ * cleanly cleared the file. Each group is waited for until no process of it is left, at most
+ * LEFT_COMMANDS_WAIT_MS in all (past every deadline tend gives a command).
+ */
+async function waitForLeftCommands(fd: number): Promise<void> {
+  let left: number[] = [];
+  try {
+    const text = readFileSync(fd, "utf8");
+    const holder = text.trim() === "" ? undefined : (JSON.parse(text) as LockHolder);
+    if (holder && holder.pid !== process.pid && Array.isArray(holder.commands)) left = holder.commands.filter((g) => Number.isInteger(g) && g > 1);
+  } catch {
+    return; // a name cut short, or none: nothing to wait for that can be known
+  }
+  const deadline = performance.now() + LEFT_COMMANDS_WAIT_MS;
+  while (left.some(groupAlive) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 const PERL_FLOCK =
