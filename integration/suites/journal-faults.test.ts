@@ -65,6 +65,14 @@ const copy = (from: string, to: string) => runCommand(["cp", "-a", from, to], "/
 const apply = (init: Init, root: string, spec: string) => [process.execPath, CLI, "apply", "-f", spec, "--init", init, "--root", root];
 
 
+/** The root an uninterrupted apply of each of `specs` in turn leaves, from `dir`'s base. */
+async function goldenAfter(init: Init, dir: string, specs: string[]): Promise<RootSnapshot> {
+  const goldenRoot = join(dir, "golden");
+  await copy(join(dir, "base"), goldenRoot);
+  for (const spec of specs) await clean(init, goldenRoot, join(dir, spec), dir);
+  return snapshotRoot(goldenRoot);
+}
+
 async function clean(init: Init, root: string, spec: string, dir: string): Promise<void> {
   const run = await runCommand(apply(init, root, spec), dir);
   expect(run.code, run.stderr).toBe(0);
@@ -124,10 +132,7 @@ describe.each(INITS)("the state journal after a power cut or a killed save, on %
   it("the first append killed before its write (an empty journal), then the rerun killed after its records: the next run ends where an uninterrupted apply does", async () => {
     const dir = await workspace();
     const base = join(dir, "base");
-    const goldenRoot = join(dir, "golden");
-    await copy(base, goldenRoot);
-    await clean(init, goldenRoot, join(dir, "first.yaml"), dir);
-    const golden = await snapshotRoot(goldenRoot);
+    const golden = await goldenAfter(init, dir, ["first.yaml"]);
     const counted = join(dir, "counted");
     await copy(base, counted);
     const { appends } = await journalAppends(apply(init, counted, join(dir, "first.yaml")), dir, join(dir, "trace"), join(counted, JOURNAL));
@@ -142,11 +147,7 @@ describe.each(INITS)("the state journal after a power cut or a killed save, on %
   it("a save killed between writing state.json and removing the journal, then a changing apply killed after its records: the next run ends where uninterrupted applies do", async () => {
     const dir = await workspace();
     const base = join(dir, "base");
-    const goldenRoot = join(dir, "golden");
-    await copy(base, goldenRoot);
-    await clean(init, goldenRoot, join(dir, "first.yaml"), dir);
-    await clean(init, goldenRoot, join(dir, "second.yaml"), dir);
-    const golden = await snapshotRoot(goldenRoot);
+    const golden = await goldenAfter(init, dir, ["first.yaml", "second.yaml"]);
 
     const root = join(dir, "root");
     await copy(base, root);

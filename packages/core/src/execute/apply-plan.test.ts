@@ -16,6 +16,17 @@ async function cycle(resources: unknown[], provider: ProviderDefinition, root?: 
   return { plan, report, runner, root: dir, session };
 }
 
+
+/** The simulated provider, with every change it is given recorded: its operations and `filesChanged`. */
+function recordingChanges() {
+  const changes: { ops: string[]; filesChanged: boolean }[] = [];
+  const sim = simProvider();
+  const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
+    changes.push({ ops: change.ops, filesChanged: change.filesChanged });
+    await sim.provider.apply(change, ctx);
+  } };
+  return { sim, provider, changes };
+}
 describe("apply", () => {
   it("adds, then a second plan has nothing to do", async () => {
     const sim = simProvider();
@@ -86,12 +97,7 @@ describe("apply", () => {
   });
 
   it("tells the provider to load the definition again for a restart an earlier apply left pending: it may have been killed before the init loaded the files it wrote", async () => {
-    const changes: { ops: string[]; filesChanged: boolean }[] = [];
-    const sim = simProvider();
-    const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
-      changes.push({ ops: change.ops, filesChanged: change.filesChanged });
-      await sim.provider.apply(change, ctx);
-    } };
+    const { sim, provider, changes } = recordingChanges();
     const first = await cycle([CONF, WEB], provider);
     const path = join(first.root, "var/lib/tend/state.json");
     const saved = JSON.parse(await readFile(path, "utf8"));
@@ -158,12 +164,7 @@ describe("apply", () => {
   });
 
   it("restarts a running service whose definition changed on disk after it started, telling the provider it must reload it", async () => {
-    const changes: { ops: string[]; filesChanged: boolean }[] = [];
-    const sim = simProvider();
-    const provider = { ...sim.provider, apply: async (change: Parameters<typeof sim.provider.apply>[0], ctx: Parameters<typeof sim.provider.apply>[1]) => {
-      changes.push({ ops: change.ops, filesChanged: change.filesChanged });
-      await sim.provider.apply(change, ctx);
-    } };
+    const { sim, provider, changes } = recordingChanges();
     const web = { type: "service", name: "web", exec: "/opt/web/bin/web", ...FAST };
     const first = await cycle([web], provider);
     const pid = sim.units.get("tend-web")!.pid;
