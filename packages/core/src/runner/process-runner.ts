@@ -4,7 +4,7 @@ import { errors } from "../errors/catalogue.js";
 import { sizeText } from "../output/size-text.js";
 import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
-import { commandEnded, commandStarted, runningGroups } from "./command-groups.js";
+import { commandEnded, commandStarted, runningCommands } from "./command-groups.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const BASE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
@@ -117,7 +117,7 @@ function track(pid: number): void {
   if (endsWithTend) return;
   endsWithTend = true;
   process.once("exit", () => {
-    for (const group of runningGroups()) killGroup(group, "SIGTERM");
+    for (const { group } of runningCommands()) killGroup(group, "SIGTERM");
   });
 }
 

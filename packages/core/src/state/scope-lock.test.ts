@@ -56,9 +56,9 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
       `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "sleep 1; echo done > ${done}"] }); setTimeout(() => console.log("running"), 200); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise((resolve) => child.stdout!.once("data", resolve));
-    const named = JSON.parse(await readFile(path, "utf8")) as { pid: number; commands?: number[] };
+    const named = JSON.parse(await readFile(path, "utf8")) as { pid: number; commands?: { group: number; start?: string }[] };
     expect(named.pid).toBe(child.pid);
-    expect(named.commands).toHaveLength(1);
+    expect(named.commands).toEqual([{ group: expect.any(Number), start: expect.stringMatching(/^\d+$/) }]);
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
     const lock = new ScopeLock(path, { tool });
@@ -68,6 +68,20 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: process.pid });
     expect(JSON.parse(await readFile(path, "utf8")).commands).toBeUndefined();
     lock.release();
+  });
+
+  it("does not wait for a group its named command left long ago: a later process that was given the pid is another", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const path = join(dir, "lock");
+    // A live group led by a process that started at another time than the one named: a later process given the pid.
+    const other = spawn("sleep", ["5"], { detached: true, stdio: "ignore" });
+    await writeFile(path, `${JSON.stringify({ pid: 1, host: "h", since: "s", command: "apply", commands: [{ group: other.pid, start: "1" }] })}\n`);
+    const lock = new ScopeLock(path, { tool });
+    const started = Date.now();
+    await lock.acquire();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    lock.release();
+    other.kill();
   });
 
   it("is free the moment a killed holder is gone: the kernel releases it", async () => {

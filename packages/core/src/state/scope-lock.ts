@@ -7,7 +7,7 @@ import type { TendError } from "../errors/tend-error.js";
 import { ensureRealDir } from "../files/write-batch.js";
 import { fsError } from "../files/fs-error.js";
 import { childProcesses } from "../runner/child-process.js";
-import { groupAlive, runningGroups, watchCommandGroups } from "../runner/command-groups.js";
+import { runningCommands, stillRunning, watchCommands, type RunningCommand } from "../runner/command-groups.js";
 
 /** Who holds a scope's lock, as written into the lock file by the holder. */
 export interface LockHolder {
@@ -15,8 +15,8 @@ export interface LockHolder {
   host: string;
   since: string;
   command: string;
-  /** The process groups of the commands it is running now (see command-groups.ts). */
-  commands?: number[];
+  /** The commands it is running now, each a process group (see command-groups.ts). */
+  commands?: RunningCommand[];
 }
 
 /**
@@ -93,9 +93,9 @@ export class ScopeLock {
       this.fd = fd;
       await waitForLeftCommands(fd);
       this.writeHolder(fd);
-      watchCommandGroups((groups) => {
+      watchCommands((commands) => {
         try {
-          this.writeHolder(fd, groups, false);
+          this.writeHolder(fd, commands, false);
         } catch {
           // the name is advice to the next apply; the lock itself holds regardless
         }
@@ -172,7 +172,7 @@ export class ScopeLock {
       return;
     }
     if (this.fd === undefined) return;
-    watchCommandGroups(undefined);
+    watchCommands(undefined);
     try {
       ftruncateSync(this.fd, 0);
     } catch {
@@ -226,7 +226,7 @@ export class ScopeLock {
    * lock is held, and the next holder, after a kill, to wait for the commands left running (see
    * waitForLeftCommands); after a power cut nothing is left running.
    */
-  private writeHolder(fd: number, commands = runningGroups(), releaseOnFailure = true): void {
+  private writeHolder(fd: number, commands = runningCommands(), releaseOnFailure = true): void {
     this.named ??= this.me();
     const text = `${JSON.stringify({ ...this.named, ...(commands.length > 0 ? { commands } : {}) })}\n`;
     try {
@@ -250,16 +250,18 @@ export class ScopeLock {
  * LEFT_COMMANDS_WAIT_MS in all (past every deadline tend gives a command).
  */
 async function waitForLeftCommands(fd: number): Promise<void> {
-  let left: number[] = [];
+  let left: RunningCommand[] = [];
   try {
     const text = readFileSync(fd, "utf8");
     const holder = text.trim() === "" ? undefined : (JSON.parse(text) as LockHolder);
-    if (holder && holder.pid !== process.pid && Array.isArray(holder.commands)) left = holder.commands.filter((g) => Number.isInteger(g) && g > 1);
+    if (holder && holder.pid !== process.pid && Array.isArray(holder.commands)) {
+      left = holder.commands.filter((c) => Number.isInteger(c?.group) && c.group > 1 && (c.start === undefined || typeof c.start === "string"));
+    }
   } catch {
     return; // a name cut short, or none: nothing to wait for that can be known
   }
   const deadline = performance.now() + LEFT_COMMANDS_WAIT_MS;
-  while (left.some(groupAlive) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (left.some(stillRunning) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 const PERL_FLOCK =
