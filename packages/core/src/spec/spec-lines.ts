@@ -34,20 +34,16 @@ interface Places {
 }
 
 /**
- * A spec parsed once however many errors ask (`render` reports each resource's own), again when
- * the file is another or has changed.
+ * The spec last parsed, kept so that it is parsed once however many errors ask (`render` reports
+ * each resource's own), and again when the file is another or has changed.
  */
-const placesByFile = new Map<string, Promise<Places | undefined>>();
+let last: { key: string; places: Promise<Places | undefined> } | undefined;
 
 function placesIn(file: string): Promise<Places | undefined> {
   const stat = statSync(file, { throwIfNoEntry: false });
   const key = `${file}\0${stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : ""}`;
-  let places = placesByFile.get(key);
-  if (places === undefined) {
-    placesByFile.clear();
-    placesByFile.set(key, (places = readPlaces(file)));
-  }
-  return places;
+  if (last?.key !== key) last = { key, places: readPlaces(file) };
+  return last.places;
 }
 
 async function readPlaces(file: string): Promise<Places | undefined> {
