@@ -638,7 +638,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("an apply killed after writing a changed description, before dinit reloaded it: the next apply reloads it, and the restarted program is the new one", () =>
-    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "dinitctl", real: "/usr/bin/dinitctl", load: "reload" }, "/etc/dinit.d/tend-preload"), 120_000);
+    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "dinitctl", real: "/usr/bin/dinitctl", word: "reload" }, "/etc/dinit.d/tend-preload"), 120_000);
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "boot does not wait for it (no link /etc/dinit.d/boot.d/tend-boot-off)" }), 240_000);

@@ -4,6 +4,7 @@ import { applySpec, planSpec } from "../support/apply-spec.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
+import { installKillingStandIn } from "../support/killing-stand-in.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
 import { proveModeDrift } from "../support/file-modes.js";
@@ -178,14 +179,12 @@ describe("services on a booted OpenRC", () => {
     const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
     const supervised = async () => (await host.mustSh("ps -eo args")).includes("supervise-daemon tend-web");
     const background = WEB.replace("restart: always", 'restart: "no"');
-    // Ahead of the real one on the PATH tend gives its commands: kills the apply that calls it to
-    // stop a service, once, before anything is stopped (openrc-run's own calls pass through).
-    const killer = '#!/bin/sh\nif [ "$2" = --stop ] && mkdir /run/tend-it-killed 2>/dev/null; then kill -KILL "$PPID"; exit 1; fi\nexec /usr/sbin/supervise-daemon "$@"\n';
     await apply(BASE);
-    await host.writeFile("/usr/local/sbin/supervise-daemon", killer, { mode: 0o755 });
+    let remove = async () => {};
     try {
       for (const [then, copies] of [[[background, GUARD, ONCE], 1], [[GUARD, ONCE], 0]] as const) {
-        await host.mustSh("rmdir /run/tend-it-killed 2>/dev/null; true");
+        // Kills the apply at its first stop of a service, before anything is stopped (openrc-run's own calls pass through).
+        remove = await installKillingStandIn(host, { program: "supervise-daemon", real: "/usr/sbin/supervise-daemon", word: "--stop" });
         const [old] = await livePids(host, "web");
         expect(await supervised()).toBe(true);
         await host.writeFile(SPEC, spec(background, GUARD, ONCE));
@@ -203,7 +202,7 @@ describe("services on a booted OpenRC", () => {
         expect(await processes()).toHaveLength(1);
       }
     } finally {
-      await host.mustSh("rm -f /usr/local/sbin/supervise-daemon; rmdir /run/tend-it-killed 2>/dev/null; true");
+      await remove();
     }
   });
 
@@ -211,10 +210,8 @@ describe("services on a booted OpenRC", () => {
     await apply(BASE);
     const [old] = await livePids(host, "once");
     expect(old).toBeDefined();
-    // Ahead of the real one on the PATH tend gives its commands: kills the apply that asks for a
-    // restart, once, then carries the restart out 2 s later, as a command left running would.
-    const killer = '#!/bin/sh\nif [ "$3" = restart ] && mkdir /run/tend-it-killed 2>/dev/null; then kill -KILL "$PPID"; sleep 2; fi\nexec /usr/sbin/rc-service "$@"\n';
-    await host.writeFile("/usr/local/sbin/rc-service", killer, { mode: 0o755 });
+    // Kills the apply that asks for a restart, then carries the restart out 2 s later, as a command left running would.
+    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "restart", carryOnAfter: 2 });
     const changed = `${ONCE}env:\n  ROUND: "2"\n`;
     try {
       await host.writeFile(SPEC, spec(WEB, GUARD, changed));
@@ -226,7 +223,7 @@ describe("services on a booted OpenRC", () => {
       expect(await livePids(host, "once")).toEqual([]);
       await plan(0);
     } finally {
-      await host.mustSh("rm -f /usr/local/sbin/rc-service; rmdir /run/tend-it-killed 2>/dev/null; true");
+      await remove();
     }
     await apply(BASE);
     expect(await livePids(host, "once")).toHaveLength(1);

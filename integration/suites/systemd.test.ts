@@ -911,7 +911,7 @@ systemd:
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
 
   it("an apply killed after writing a changed unit, before systemd's daemon-reload: the next apply reloads it, and the restarted program is the new one", () =>
-    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "systemctl", real: "/usr/bin/systemctl", load: "daemon-reload" }, "/etc/systemd/system/tend-preload.service"), 120_000);
+    proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "systemctl", real: "/usr/bin/systemctl", word: "daemon-reload" }, "/etc/systemd/system/tend-preload.service"), 120_000);
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, {

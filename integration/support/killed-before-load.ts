@@ -3,25 +3,19 @@ import { expect } from "vitest";
 import { applySpec, expectCleanThenRemove } from "./apply-spec.js";
 import { demoStarts } from "./demo-daemon.js";
 import { expectRestarted, livePids } from "./exec-forms.js";
+import { installKillingStandIn, type KillingStandIn } from "./killing-stand-in.js";
 import { doc, spec } from "./spec-documents.js";
 
 const SERVICE = (greeting: string) => doc(`type: Service\nname: preload\nexec: /opt/demo/bin/demo preload\nrestart: always\nenv:\n  GREETING: ${greeting}`);
 
-/** The init's command that makes it load a changed definition, and where the real one is. */
-export interface LoadCommand {
-  /** The program tend runs (`dinitctl`, `systemctl`). */
-  program: string;
-  /** The real program's path, which the stand-in runs for every other call. */
-  real: string;
-  /** The argument that asks for the load (`reload`, `daemon-reload`). */
-  load: string;
-}
+/** The init's command that makes it load a changed definition: the stand-in's program, the real one, and the load's argument (`reload`, `daemon-reload`). */
+export type LoadCommand = Pick<KillingStandIn, "program" | "real" | "word">;
 
 /**
  * An apply killed after it wrote a service's changed definition (`definition`, the file), before
  * the init loaded it, within a second of the service's start, so the /proc check of an older
  * definition cannot tell (the file's time is set to the process's): the next apply resumes the restart the journal kept, has the init load the definition
- * first, and the program it restarts runs the new one. The kill is a stand-in for `load.program`
+ * first, and the program it restarts runs the new one. The kill is a stand-in (killing-stand-in.ts) for `load.program`
  * ahead of the real one on the PATH tend gives its commands, which kills the apply calling it to
  * load, once, before anything is loaded. Leaves the host as `base` alone declares it.
  */
@@ -29,8 +23,7 @@ export async function proveKilledBeforeLoad(host: TestHost, specPath: string, ba
   await applySpec(host, specPath, [...base, SERVICE("one")]);
   const [pid] = await livePids(host, "preload");
   expect(pid).toBeDefined();
-  const standIn = `#!/bin/sh\nfor a in "$@"; do [ "$a" = ${load.load} ] && mkdir /run/tend-it-killed 2>/dev/null && { kill -KILL "$PPID"; exit 1; }; done\nexec ${load.real} "$@"\n`;
-  await host.writeFile(`/usr/local/sbin/${load.program}`, standIn, { mode: 0o755 });
+  const remove = await installKillingStandIn(host, load);
   try {
     await host.writeFile(specPath, spec(...base, SERVICE("two")));
     const killed = await host.tend(["apply", "-f", specPath]);
@@ -40,7 +33,7 @@ export async function proveKilledBeforeLoad(host: TestHost, specPath: string, ba
     // As if killed within a second of the start: the definition no newer than the process.
     await host.mustSh(`set -- $(cut -d')' -f2- /proc/${pid}/stat); btime=$(awk '/^btime/ {print $2}' /proc/stat); touch -d @$((btime + $20 / $(getconf CLK_TCK))) ${definition}`);
   } finally {
-    await host.mustSh(`rm -f /usr/local/sbin/${load.program}; rmdir /run/tend-it-killed 2>/dev/null; true`);
+    await remove();
   }
   const plan = await host.expectTend(["plan", "-f", specPath]);
   expect(plan).toContain("  ~ service:preload  restart\n      reason  its definition changed in an earlier apply; restart still pending\n");
