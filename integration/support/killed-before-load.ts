@@ -14,10 +14,11 @@ export type LoadCommand = Pick<KillingStandIn, "program" | "real" | "word">;
 /**
  * An apply killed after it wrote a service's changed definition (`definition`, the file), before
  * the init loaded it, within a second of the service's start, so the /proc check of an older
- * definition cannot tell (the file's time is set to the process's): the next apply resumes the restart the journal kept, has the init load the definition
- * first, and the program it restarts runs the new one. The kill is a stand-in (killing-stand-in.ts) for `load.program`
- * ahead of the real one on the PATH tend gives its commands, which kills the apply calling it to
- * load, once, before anything is loaded. Leaves the host as `base` alone declares it.
+ * definition cannot tell (the file's time is set to the process's): the next apply resumes the
+ * restart the journal kept, has the init load the definition first, and the program it restarts
+ * runs the new one. The kill is a stand-in for `load.program` (see killing-stand-in.ts), which
+ * kills the apply calling it to load, once, before anything is loaded. Leaves the host as `base`
+ * alone declares it.
  */
 export async function proveKilledBeforeLoad(host: TestHost, specPath: string, base: string[], load: LoadCommand, definition: string): Promise<void> {
   await applySpec(host, specPath, [...base, SERVICE("one")]);
