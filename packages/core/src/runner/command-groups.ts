@@ -31,6 +31,11 @@ export function runningCommands(): RunningCommand[] {
   return [...running.values()];
 }
 
+/** Whether a lock is naming the commands now: each is then started through the gate (command-gate.ts). */
+export function commandsWatched(): boolean {
+  return listener !== undefined;
+}
+
 /** Hears every change of the running commands (one listener: the lock held), or none with undefined. */
 export function watchCommands(next: ((commands: RunningCommand[]) => void) | undefined): void {
   listener = next;

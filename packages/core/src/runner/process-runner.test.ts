@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { watchCommands } from "./command-groups.js";
 import { ProcessRunner } from "./process-runner.js";
 
 function alive(pid: number): boolean {
@@ -14,7 +15,14 @@ function alive(pid: number): boolean {
   }
 }
 
-describe("ProcessRunner", () => {
+// Under a lock (a listener hears the running commands) each command is started through the gate:
+// every promise of the runner holds both ways.
+describe.each(["directly", "through the gate, under a lock"] as const)("ProcessRunner, started %s", (mode) => {
+  beforeEach(() => {
+    if (mode !== "directly") watchCommands(() => {});
+  });
+  afterEach(() => watchCommands(undefined));
+
   it("returns output and accepts listed exit codes", async () => {
     const runner = new ProcessRunner();
     expect(await runner.run({ argv: ["/bin/sh", "-c", "echo out; echo err >&2; exit 3"], okCodes: [3] })).toEqual({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
@@ -61,6 +69,13 @@ describe("ProcessRunner", () => {
     await expect(runner.run({ argv: ["/bin/sh", "-c", "kill -KILL $$"] })).rejects.toThrow("did not finish: killed by SIGKILL");
   });
 
+  it("runs the program as named, with the name it was given as argv[0]", async () => {
+    const { stdout } = await new ProcessRunner().run({ argv: ["sh", "-c", 'echo "$0"'] });
+    expect(stdout).toBe("sh\n");
+  });
+});
+
+describe("ProcessRunner", () => {
   it("ends a command's group that still runs when tend exits", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-runner-"));
     const pidFile = join(dir, "pid");

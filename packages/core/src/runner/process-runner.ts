@@ -4,7 +4,9 @@ import { errors } from "../errors/catalogue.js";
 import { sizeText } from "../output/size-text.js";
 import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
-import { commandEnded, commandStarted, runningCommands } from "./command-groups.js";
+import type { Writable } from "node:stream";
+import { gatedArgs, programFound } from "./command-gate.js";
+import { commandEnded, commandStarted, commandsWatched, runningCommands } from "./command-groups.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const BASE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
@@ -57,15 +59,29 @@ interface SpawnOptions {
 
 function runDetached(file: string, args: string[], options: SpawnOptions): Promise<Outcome> {
   return new Promise((resolve) => {
+    // Under a lock the command waits at the gate until the lock names it (see command-gate.ts).
+    const gated = commandsWatched();
+    if (gated && !programFound(file, options.env.PATH)) {
+      resolve({ kind: "not found" });
+      return;
+    }
     let child: ChildProcess;
     try {
-      child = childProcesses().spawn(file, args, { detached: true, env: options.env, stdio: ["pipe", "pipe", "pipe"], uid: options.uid, gid: options.gid });
+      const spawnOptions = { detached: true, env: options.env, uid: options.uid, gid: options.gid };
+      child = gated
+        ? childProcesses().spawn("/bin/sh", gatedArgs(file, args, options.env), { ...spawnOptions, stdio: ["pipe", "pipe", "pipe", "pipe"] })
+        : childProcesses().spawn(file, args, { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] });
     } catch (error) {
       resolve(spawnFailure(error));
       return;
     }
     const pid = child.pid;
     if (pid !== undefined) track(pid);
+    if (gated) {
+      const gate = child.stdio[3] as Writable;
+      gate.on("error", () => {});
+      gate.end("\n");
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let bytes = 0;

@@ -70,6 +70,28 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
     lock.release();
   });
 
+  it("never lets a command run that a holder killed before naming it could leave behind", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const path = join(dir, "lock");
+    const done = join(dir, "done");
+    await writeFile(path, "");
+    // The holder is SIGKILLed at its second write of the lock file: the one that would name the
+    // command it has just started. Started, the command would outlive it unnamed, and the next
+    // holder would not know to wait.
+    const script = `import { ScopeLock, ProcessRunner } from ${JSON.stringify(CORE)}; await new ScopeLock(${JSON.stringify(path)}, { tool: ${JSON.stringify(tool)} }).acquire(); ` +
+      `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "sleep 1; echo done > ${done}"] }); setInterval(() => {}, 1000);`;
+    const strace = ["-qq", "-e", "trace=pwrite64,write", "-e", "inject=pwrite64:signal=SIGKILL:when=2", "-P", path, "-o", "/dev/null"];
+    const child = spawn("strace", [...strace, process.execPath, "--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+    await new Promise((resolve) => child.once("exit", resolve));
+    const lock = new ScopeLock(path, { tool });
+    await lock.acquire();
+    // Whatever the killed holder started must be over once the lock is taken: it never ran, or it was waited for.
+    const seenAtAcquire = await readFile(done, "utf8").catch(() => "absent");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await readFile(done, "utf8").catch(() => "absent")).toBe(seenAtAcquire);
+    lock.release();
+  });
+
   it("does not wait for a group its named command left long ago: a later process that was given the pid is another", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
     const path = join(dir, "lock");
