@@ -126,6 +126,28 @@ describe("apply", () => {
     expect(JSON.parse(await readFile(path, "utf8")).resources["service:web"].pending).toBeUndefined();
   });
 
+  it("drops from the ledger what the spec now wants otherwise: a start or enable of a service wanted stopped and disabled, a stop or disable of one wanted running and enabled", async () => {
+    const sim = simProvider();
+    for (const [desired, left] of [
+      [{ state: "stopped", enabled: false }, ["enable", "start"]],
+      [{ state: "running", enabled: true }, ["stop", "disable"]],
+    ] as const) {
+      const web = { ...WEB, desired };
+      const first = await cycle([CONF, web], sim.provider);
+      expect(first.report.failures).toEqual([]);
+      const path = join(first.root, "var/lib/tend/state.json");
+      const saved = JSON.parse(await readFile(path, "utf8"));
+      // What an apply of an earlier spec, which wanted the opposite, left when it was killed.
+      saved.resources["service:web"].pending = [...left];
+      await writeFile(path, JSON.stringify(saved));
+      const again = await cycle([CONF, web], sim.provider, first.root);
+      expect(again.report.failures).toEqual([]);
+      expect(again.plan.entries.every((e) => e.action === "none")).toBe(true);
+      expect(again.runner.lines).toEqual(["simctl status tend-web"]);
+      expect(JSON.parse(await readFile(path, "utf8")).resources["service:web"].pending).toBeUndefined();
+    }
+  });
+
   it("keeps a restart in the ledger until verification sees the service up", async () => {
     const crash = new Set<string>();
     const sim = simProvider(new Map(), { crashOnStart: crash });

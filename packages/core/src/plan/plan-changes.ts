@@ -215,8 +215,10 @@ function alreadyTrue(op: Operation, observation: Observation | undefined): boole
  * The restart ledger: operations an earlier apply recorded and never carried out and verified
  * (it failed or was killed after writing the change that needs them) are planned again, with
  * the change that made them necessary. A reload of a service that is not running is dropped
- * (starting it reads the new config), as is a restart or reload of a service now wanted stopped,
- * and a start, stop, enable or disable the init already reports done.
+ * (starting it reads the new config), as is a start, stop, enable or disable the init already
+ * reports done, and whatever the spec now wants otherwise (an apply of an earlier spec was
+ * killed): a restart, reload or start of a service wanted stopped, a stop of one wanted running,
+ * an enable or disable against its `enabled`.
  */
 function resumeLedger(
   record: RecordedResource,
@@ -226,11 +228,9 @@ function resumeLedger(
   reasons: string[],
   causes: Partial<Record<Operation, string>>,
 ): Operation[] {
-  const wantedStopped = resource.type === "service" && desiredOf(resource).state === "stopped";
   const resumed: Operation[] = [];
   for (const op of record.pending ?? []) {
-    if (ops.has(op) || alreadyTrue(op, observation)) continue;
-    if ((op === "restart" || op === "reload") && wantedStopped) continue;
+    if (ops.has(op) || alreadyTrue(op, observation) || wantedOtherwise(op, resource)) continue;
     if (op === "reload" && observation?.state === "stopped") continue;
     ops.add(op);
     resumed.push(op);
@@ -240,6 +240,17 @@ function resumeLedger(
   }
   return resumed;
 }
+
+/** Whether the spec now wants a service otherwise than `op` would leave it (a timer is always wanted enabled and started). */
+function wantedOtherwise(op: Operation, resource: Resource): boolean {
+  if (resource.type === "timer") return op === "stop" || op === "disable";
+  if (resource.type !== "service") return false;
+  const desired = desiredOf(resource);
+  if (op === "enable" || op === "disable") return desired.enabled !== (op === "enable");
+  if (op === "stop") return desired.state === "running";
+  return desired.state === "stopped";
+}
+
 const OP_ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
 /**
