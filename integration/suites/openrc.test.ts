@@ -9,6 +9,7 @@ import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -576,6 +577,7 @@ describe("services on a booted OpenRC", () => {
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+  it("does not carry out a start the ledger kept once the spec wants the service stopped", () => proveLedgerYieldsToSpec(host, "/spec/ledger.yaml", []), 120_000);
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, {

@@ -10,6 +10,7 @@ import { GREETING } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -909,6 +910,7 @@ systemd:
   it("restarts a service whose program was replaced on disk, unless restartOnUpgrade is false", () => proveStaleBuildRestart(host, "/spec/stale.yaml", []), 120_000);
 
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
+  it("does not carry out a start the ledger kept once the spec wants the service stopped", () => proveLedgerYieldsToSpec(host, "/spec/ledger.yaml", []), 120_000);
 
   it("an apply killed after writing a changed unit, before systemd's daemon-reload: the next apply reloads it, and the restarted program is the new one", () =>
     proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "systemctl", real: "/usr/bin/systemctl", word: "daemon-reload" }, "/etc/systemd/system/tend-preload.service"), 120_000);
