@@ -234,6 +234,23 @@ describe("services on runit (runsvdir as PID 1)", () => {
     });
   });
 
+  it("an apply killed while a service it adds stopped is held by a transient down file: the next apply that wants it disabled takes that file as tend's", async () => {
+    const HELD = doc("type: Service\nname: held\nexec: /opt/demo/bin/demo held\nrestart: always\ndesired: {state: stopped, enabled: true}");
+    // Kills the apply once the transient down file is there: while it waits for runsvdir's next scan (every 5 s) to pick the service up.
+    await host.mustSh("nohup sh -c 'while [ ! -e /etc/sv/tend-held/down ]; do sleep 0.01; done; pkill -KILL -f \"cli/dist/bin.js apply\"' >/dev/null 2>&1 &");
+    await host.writeFile(SPEC, spec(...BASE, HELD));
+    const killed = await host.tend(["apply", "-f", SPEC]);
+    expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+    expect(await host.readFile("/etc/sv/tend-held/down")).toContain("Written by tend while it adds this service stopped");
+    const output = await apply([...BASE, HELD.replace("enabled: true", "enabled: false")]);
+    expect(output).not.toContain("conflict");
+    expect(await host.readFile("/etc/sv/tend-held/down")).toContain("desired.enabled is false");
+    expect(await missing("/var/tmp/demo-held")).toBe(true); // not even once
+    await plan(0);
+    await apply(BASE);
+    expect(await missing("/etc/sv/tend-held")).toBe(true);
+  });
+
   describe("read-only commands change nothing (G2)", () => {
     const conf = (content: string) => doc(`type: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"`);
     const PURE = doc('type: Service\nname: pure\nexec: /opt/demo/bin/demo pure\nrestart: always\nreloadSignal: HUP\nreloadOn: ["File[pure-conf]"]\nenv: {API_TOKEN: abcd1234}');

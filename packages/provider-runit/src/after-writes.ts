@@ -1,6 +1,7 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { serviceLayout } from "./service-layout.js";
-import { holdsTransientDown, TRANSIENT_DOWN_CONTENT } from "./transient-down.js";
+import { TRANSIENT_DOWN_CONTENT } from "./down-file.js";
+import { holdsTransientDown } from "./transient-down.js";
 import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
 
 /**

@@ -2,7 +2,7 @@ import { errors, TendError, type ApplyContext, type Operation, type ResourceChan
 import { linksTo } from "./links-to.js";
 import { earlyRunsvs, restartRunsvs } from "./early-runsv.js";
 import type { SvStatus } from "./parse-sv-status.js";
-import { rendersDownFile } from "./render-service.js";
+import { rendersDownFile } from "./down-file.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { restartServices } from "./restart-services.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";

@@ -1,6 +1,6 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { linksTo } from "./links-to.js";
-import { rendersDownFile } from "./render-service.js";
+import { rendersDownFile } from "./down-file.js";
 import { serviceLayout } from "./service-layout.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";
 

@@ -1,4 +1,5 @@
-import { MANAGED_HEADER, type Artifact, type RenderContext, type Service } from "@tend/core/contract";
+import type { Artifact, RenderContext, Service } from "@tend/core/contract";
+import { DOWN_FILE_CONTENT, rendersDownFile, TRANSIENT_DOWN_CONTENT } from "./down-file.js";
 import { renderFinishScript } from "./render-finish-script.js";
 import { renderLogScript } from "./render-log-script.js";
 import { renderControlTerm } from "./process-group.js";
@@ -7,14 +8,6 @@ import { serviceLayout } from "./service-layout.js";
 
 /** runsv creates `supervise/` (its control and status files) inside every service directory. */
 const RUNTIME_ENTRIES = ["supervise"];
-
-/** The `down` file: runsv does not start the service when runsv itself starts (at boot). */
-export const DOWN_FILE_CONTENT = `${MANAGED_HEADER}\n# desired.enabled is false: runsv supervises this service but does not start it at boot.\n`;
-
-/** Whether the service's directory carries a `down` file tend wrote. */
-export function rendersDownFile(service: Service): boolean {
-  return service.exec !== undefined && service.desired?.enabled === false;
-}
 
 /**
  * A service's artifacts, in writing order. A tend service is a directory with `run`, `finish`
@@ -31,7 +24,8 @@ export function renderService(service: Service, ctx: RenderContext): Artifact[] 
 
   return [
     { store: "directory", path: layout.dir, content: "", mode: 0o755, ephemeral: RUNTIME_ENTRIES },
-    ...(rendersDownFile(service) ? [{ path: `${layout.dir}/down`, content: DOWN_FILE_CONTENT, mode: 0o644 }] : []),
+    // A transient `down` a killed apply left (see transient-down.ts) is tend's to rewrite.
+    ...(rendersDownFile(service) ? [{ path: `${layout.dir}/down`, content: DOWN_FILE_CONTENT, mode: 0o644, interim: TRANSIENT_DOWN_CONTENT }] : []),
     { store: "directory", path: `${layout.dir}/log`, content: "", mode: 0o755, ephemeral: RUNTIME_ENTRIES },
     { path: `${layout.dir}/log/run`, content: renderLogScript(layout.logDir), mode: 0o755 },
     { store: "directory", path: `${layout.dir}/control`, content: "", mode: 0o755 },

@@ -1,5 +1,5 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
-import { rendersDownFile } from "./render-service.js";
+import { rendersDownFile } from "./down-file.js";
 
 /**
  * A new tend service that is to be stopped but start at boot (`desired: {state: stopped,
@@ -18,5 +18,3 @@ export function holdsTransientDown(change: ResourceChange, ctx: Pick<ApplyContex
     !rendersDownFile(service)
   );
 }
-
-export const TRANSIENT_DOWN_CONTENT = "# Written by tend while it adds this service stopped; removed once runsv has seen it.\n";

@@ -44,6 +44,13 @@ export interface Artifact {
    * writes over it, `--adopt` or not.
    */
   masksWhenEmpty?: boolean;
+  /**
+   * For a `file`: what tend itself puts at this path for a moment during an apply, before its
+   * own content goes there (runit's transient `down`, which holds back a service added stopped
+   * until runsv has seen it). Found there, it is what a killed apply left: tend's to rewrite,
+   * not refused as the admin's.
+   */
+  interim?: string;
 }
 
 /**

@@ -278,6 +278,24 @@ describe("apply", () => {
     expect((await stat(kept)).mode & 0o777).toBe(0o600);
   });
 
+  it("rewrites what it puts at a path for a moment (an artifact's interim content) when a killed apply left it, and still refuses anything else", async () => {
+    const sim = simProvider();
+    const provider = { ...sim.provider, render: (resource: never, ctx: never) => sim.provider.render(resource, ctx).map((a) => ({ ...a, interim: "# held back\n" })) };
+    const web = { type: "service", name: "web", exec: "/opt/web --port 8080", ...FAST };
+    for (const [found, refused] of [["# held back\n", false], ["# held back, and the admin's line\n", true]] as const) {
+      const { root } = await simSession([], []);
+      await mkdir(join(root, "etc/sim"), { recursive: true });
+      await writeFile(join(root, "etc/sim/tend-web.conf"), found);
+      const { session } = await simSession([web], [provider], { root });
+      const { plan } = await session.buildPlan();
+      expect(formatPlan(plan).includes("conflict: /etc/sim/tend-web.conf exists and tend did not write it")).toBe(refused);
+      if (refused) continue;
+      const applied = await cycle([web], provider, root);
+      expect(applied.report.ok).toBe(true);
+      expect(await readFile(join(root, "etc/sim/tend-web.conf"), "utf8")).toContain("/opt/web --port 8080");
+    }
+  });
+
   it("fails verification for a service that dies, with its logs, and stops only its dependents", async () => {
     const sim = simProvider(new Map<string, SimUnit>(), { crashOnStart: new Set(["tend-bad"]) });
     const resources = [

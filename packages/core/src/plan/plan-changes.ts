@@ -293,7 +293,7 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
     } else if (current === null) {
       if (record && record.hash !== null) entry.drift.push(`${artifact.path} was deleted`);
       write(record && record.hash !== null ? "deleted" : "new");
-    } else if (ours(current)) {
+    } else if (ours(current) || (store === "file" && current === artifact.interim)) {
       write("changed");
     } else if (record) {
       entry.drift.push(`${artifact.path} was edited`);
