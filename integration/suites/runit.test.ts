@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
@@ -249,6 +250,34 @@ describe("services on runit (runsvdir as PID 1)", () => {
     await plan(0);
     await apply(BASE);
     expect(await missing("/etc/sv/tend-held")).toBe(true);
+  });
+
+  it("a service an apply linked just before it was killed, now wanted stopped: held by a transient down file until runsv has it, so it never runs", async () => {
+    const LATE = doc("type: Service\nname: late\nexec: /opt/demo/bin/demo late\nrestart: always");
+    // runsvdir (PID 1 here) stopped from outside, so that no scan picks the link up until the test says.
+    const runsvdir = execFileSync("docker", ["inspect", "--format", "{{.State.Pid}}", host.id], { encoding: "utf8" }).trim();
+    process.kill(Number(runsvdir), "SIGSTOP");
+    try {
+      // Kills the apply that adds it once its link, the last thing it writes, is there.
+      await host.mustSh("nohup sh -c 'while [ ! -L /etc/runit/runsvdir/default/tend-late ]; do sleep 0.01; done; pkill -KILL -f \"cli/dist/bin.js apply\"' >/dev/null 2>&1 &");
+      await host.writeFile(SPEC, spec(...BASE, LATE));
+      const killed = await host.tend(["apply", "-f", SPEC]);
+      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+      await host.writeFile(SPEC, spec(...BASE, `${LATE}desired: {state: stopped, enabled: true}\n`));
+      const applying = host.tend(["apply", "-f", SPEC]);
+      // runsvdir scans again only once the apply holds the service (or after 3 s: an apply that does not).
+      for (let i = 0; i < 30 && (await missing("/etc/sv/tend-late/down")); i += 1) await pause(100);
+      process.kill(Number(runsvdir), "SIGCONT");
+      const applied = await applying;
+      expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
+    } finally {
+      process.kill(Number(runsvdir), "SIGCONT");
+    }
+    await pause(6_000); // past runsvdir's next scan
+    expect(await missing("/var/tmp/demo-late")).toBe(true); // never ran
+    expect(await missing("/etc/sv/tend-late/down")).toBe(true);
+    await plan(0);
+    await apply(BASE);
   });
 
   describe("read-only commands change nothing (G2)", () => {

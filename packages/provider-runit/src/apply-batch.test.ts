@@ -116,6 +116,32 @@ describe("apply: add", () => {
     expect(runner.lines).toEqual([`sv status ${WEB}`]);
   });
 
+  it("a changed service wanted stopped that no runsv supervises yet (a killed apply linked it) is held the same way, and stopped in case its runsv came first", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` }, 1)
+      .on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s, normally up; run: log: (pid 9) 0s\n` })
+      .on(`sv stop ${WEB}`, { stdout: `ok: down: ${WEB}: 0s, normally up\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    const stopped = change("change", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }));
+    await afterWrites([stopped], [], ctx);
+    expect(await readFile(join(ctx.rootDir, WEB, "down"), "utf8")).toContain("Written by tend while it adds this service stopped");
+    await applyChange(stopped, ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`]);
+  });
+
+  it("a changed service wanted stopped that its runsv supervises is left alone: no hold, no command", async () => {
+    const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 9s, normally up; run: log: (pid 9) 9s\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    const stopped = change("change", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }));
+    await afterWrites([stopped], [], ctx);
+    await applyChange(stopped, ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+    expect(runner.lines).toEqual([`sv status ${WEB}`]);
+  });
+
   it("under --root writes nothing transient and runs nothing", async () => {
     const ctx = await applyContext({ init: "runit", offline: true });
     const add = change("add", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }), ["enable"]);

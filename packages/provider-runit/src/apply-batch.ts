@@ -7,7 +7,7 @@ import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { restartServices } from "./restart-services.js";
 import { svBatch, type SvTarget } from "./sv-batch.js";
 import { svSignalCommand } from "./sv-signal-command.js";
-import { holdsTransientDown } from "./transient-down.js";
+import { holdsDownNow, holdsTransientDown } from "./transient-down.js";
 import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
 import { PICKUP_SECONDS, waitForPickup } from "./wait-for-pickup.js";
 
@@ -18,6 +18,8 @@ interface Item {
   change: ResourceChange;
   service: Service;
   layout: ServiceLayout;
+  /** Its directory holds a transient `down` (transient-down.ts): runsv must see it before it goes. */
+  held: boolean;
 }
 
 /**
@@ -30,7 +32,8 @@ interface Item {
  */
 export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
-  const items: Item[] = changes.flatMap((change) => (change.resource.type === "service" ? [{ change, service: change.resource, layout: serviceLayout(change.resource, ctx) }] : []));
+  const services = changes.flatMap((change) => (change.resource.type === "service" ? [{ change, service: change.resource, layout: serviceLayout(change.resource, ctx) }] : []));
+  const items: Item[] = await Promise.all(services.map(async (item) => ({ ...item, held: !ctx.offline && !item.layout.distro && (await holdsDownNow(item.layout.dir, ctx)) })));
   const live = () => items.filter((item) => !failures.has(item.change.key));
   const record = (found: Map<string, unknown>) => found.forEach((error, key) => failures.set(key, error));
   const targets = (list: Item[]): SvTarget[] => list.map((item) => ({ key: item.change.key, dir: item.layout.dir }));
@@ -92,12 +95,18 @@ function addedStopped(item: Item): boolean {
 /** Whether the operations after the writes need a runsv on the directory: a tend service that is added, and any service with an sv command to come. */
 function needsRunsv(item: Item): boolean {
   const runtime = item.change.ops.some((op) => RUNTIME_OPS.includes(op));
-  return (runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item));
+  return item.held || ((runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item)));
 }
 
-/** A service to `sv stop`: told to stop, or added stopped after its link started it (a distro service) — unless a transient `down` file kept runsv from starting it at all. */
+/**
+ * A service to `sv stop`: told to stop, or added stopped after its link started it (a distro
+ * service) — unless a transient `down` file kept runsv from starting it at all; or changed,
+ * wanted stopped and held, in case its runsv started before the hold was written.
+ */
 function bringsDown(item: Item): boolean {
-  return item.change.ops.includes("stop") || (addedStopped(item) && !holdsTransientDown(item.change, { offline: false }));
+  if (item.change.ops.includes("stop")) return true;
+  if (addedStopped(item)) return !holdsTransientDown(item.change, { offline: false });
+  return item.held && item.service.desired?.state === "stopped";
 }
 
 /**
@@ -136,7 +145,7 @@ function pickupHint(layout: ServiceLayout, ctx: ApplyContext): string {
 /** The file side of a change: a transient `down` file goes once runsv has seen it; enable and disable are files on runit. */
 async function fileWork(item: Item, ctx: ApplyContext): Promise<void> {
   const { change, service, layout } = item;
-  if (holdsTransientDown(change, ctx)) await ctx.files.remove(`${layout.dir}/down`);
+  if (item.held) await ctx.files.remove(`${layout.dir}/down`);
   if (change.ops.includes("enable") && !layout.distro && !rendersDownFile(service) && (await ctx.files.exists(`${layout.dir}/down`))) {
     // The link is an artifact; a `down` file tend did not write would still keep it from booting.
     await ctx.files.remove(`${layout.dir}/down`);

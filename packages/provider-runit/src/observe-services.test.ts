@@ -68,6 +68,19 @@ describe("observeServices (system)", () => {
     expect(observed.get("service:gone")?.atBoot).toBeUndefined();
   });
 
+  it("reports a linked directory no runsv supervises yet as drift: it looks stopped, but runsvdir's next scan starts it", async () => {
+    const runner = new RecordingRunner().on("sv status", { exitCode: 1, stdout: "warning: /etc/sv/tend-late: unable to open supervise/ok: file does not exist\nwarning: /etc/sv/tend-held: unable to open supervise/ok: file does not exist\n" });
+    const ctx = await applyContext({ init: "runit", runner });
+    for (const name of ["tend-late", "tend-held"]) {
+      await mkdir(join(ctx.rootDir, "etc/sv", name), { recursive: true });
+      await link(ctx.rootDir, `/etc/runit/runsvdir/default/${name}`, `/etc/sv/${name}`);
+    }
+    await put(ctx.rootDir, "/etc/sv/tend-held/down"); // runsv will not start this one
+    const observed = await observeServices([service("late", { exec: "/bin/late" }), service("held", { exec: "/bin/held" })], ctx);
+    expect(observed.get("service:late")).toMatchObject({ state: "stopped", drift: ["no runsv supervises /etc/sv/tend-late yet: runsvdir's next scan starts it"] });
+    expect(observed.get("service:held")?.drift).toBeUndefined();
+  });
+
   it("a link that points elsewhere does not enable", async () => {
     const ctx = await applyContext({ init: "runit" });
     await mkdir(join(ctx.rootDir, "etc/sv/tend-web"), { recursive: true });

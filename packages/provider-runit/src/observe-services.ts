@@ -4,7 +4,7 @@ import { predictBoot, readBoot, type BootReads } from "./predict-boot.js";
 import { readSvStatus } from "./read-sv-status.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { servicesOf } from "./services-of.js";
-import { scopeRunsvdir, userRunsvdirInPlace } from "./user-runsvdir.js";
+import { scopeRunsvdir, userRunsvdirInPlace, type UserRunsvdir } from "./user-runsvdir.js";
 
 /**
  * Observes services with one batched `sv status` over their full directory paths (on this
@@ -45,12 +45,24 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       ...(statuses === undefined ? {} : { state: isRunning(status) ? ("running" as const) : ("stopped" as const) }),
       enabled,
       ...(atBoot ? { atBoot } : {}),
-      ...(layout.user && present && !runsvdirInPlace ? { drift: [`${runsvdir!.dir}, which runs ${runsvdir!.user}'s runit services, is missing or was edited`] } : {}),
+      ...driftOf(layout, present, runsvdirInPlace ? undefined : runsvdir, statuses !== undefined && present && enabled && !layout.distro && status?.service === undefined),
       ...(status ? { details: statusDetails(status) } : {}),
       ...(status?.service?.state === "run" && status.service.pid !== undefined ? { mainPid: status.service.pid } : {}),
     });
   }
   return result;
+}
+
+/**
+ * What the init differs in beyond state and enabled: a user's runsvdir service missing or edited;
+ * a directory runsvdir has not picked up yet (an apply killed moments after linking it), which
+ * looks stopped, but whose runsv will start the program at the next scan.
+ */
+function driftOf(layout: ServiceLayout, present: boolean, brokenRunsvdir: UserRunsvdir | undefined, unpicked: boolean): { drift?: string[] } {
+  const drift: string[] = [];
+  if (layout.user && present && brokenRunsvdir) drift.push(`${brokenRunsvdir.dir}, which runs ${brokenRunsvdir.user}'s runit services, is missing or was edited`);
+  if (unpicked) drift.push(`no runsv supervises ${layout.dir} yet: runsvdir's next scan starts it`);
+  return drift.length > 0 ? { drift } : {};
 }
 
 /** Enabled: linked (a distro service: only that), and no `down` file; a user service without a link, its user's runsvdir in place. */

@@ -1,5 +1,7 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
-import { rendersDownFile } from "./down-file.js";
+import { rendersDownFile, TRANSIENT_DOWN_CONTENT } from "./down-file.js";
+import { readSvStatus } from "./read-sv-status.js";
+import { serviceLayout } from "./service-layout.js";
 
 /**
  * A new tend service that is to be stopped but start at boot (`desired: {state: stopped,
@@ -17,4 +19,27 @@ export function holdsTransientDown(change: ResourceChange, ctx: Pick<ApplyContex
     service.desired?.state === "stopped" &&
     !rendersDownFile(service)
   );
+}
+
+/**
+ * The changed services that need the same hold: wanted stopped and starting at boot, with no
+ * runsv on their directory yet (an apply killed moments after linking it, before runsvdir's next
+ * scan): runsv would start the program when it picks the directory up, and the plan, which saw
+ * it stopped, has nothing to stop.
+ */
+export async function unsupervisedStopped(changes: ResourceChange[], ctx: ApplyContext): Promise<ResourceChange[]> {
+  if (ctx.offline) return [];
+  const candidates = changes.flatMap((change) => {
+    const service = change.resource;
+    const held = change.action === "change" && service.type === "service" && service.exec !== undefined && service.desired?.state === "stopped" && !rendersDownFile(service) && !change.ops.includes("stop");
+    return held ? [{ change, dir: serviceLayout(service, ctx).dir }] : [];
+  });
+  if (candidates.length === 0) return [];
+  const statuses = await readSvStatus(candidates.map(({ dir }) => dir), ctx);
+  return candidates.filter(({ dir }) => statuses.get(dir)?.service === undefined || statuses.get(dir)?.error !== undefined).map(({ change }) => change);
+}
+
+/** Whether the service's directory holds a transient `down` file now: one this apply wrote, or one a killed apply left. */
+export async function holdsDownNow(dir: string, ctx: Pick<ApplyContext, "files">): Promise<boolean> {
+  return (await ctx.files.readFile(`${dir}/down`)) === TRANSIENT_DOWN_CONTENT;
 }

@@ -293,6 +293,8 @@ describe("apply", () => {
       const applied = await cycle([web], provider, root);
       expect(applied.report.ok).toBe(true);
       expect(await readFile(join(root, "etc/sim/tend-web.conf"), "utf8")).toContain("/opt/web --port 8080");
+      // tend's own: nothing kept of it, as of a file the admin wrote
+      expect(await readdir(join(root, "var/lib/tend/backups")).catch(() => [])).toEqual([]);
     }
   });
 

@@ -120,9 +120,9 @@ function recordedArtifacts(state: StateFile, key: string): Map<string, RecordedA
   return new Map((state.resources[key]?.artifacts ?? []).map((r) => [artifactId(r), r]));
 }
 
-/** Content tend did not write and is about to replace or delete is kept first, as Puppet's filebucket does. */
+/** Content tend did not write and is about to replace or delete is kept first, as Puppet's filebucket does (its own interim content is not kept). */
 function needsBackup(write: ArtifactWrite, record: RecordedArtifact | undefined): boolean {
-  if (write.current === null || write.current === "" || write.why === "new") return false;
+  if (write.current === null || write.current === "" || write.why === "new" || write.current === write.artifact.interim) return false;
   if (!record) return true;
   const hash = contentHash(write.current);
   return hash !== record.hash && hash !== record.writing;
