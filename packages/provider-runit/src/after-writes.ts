@@ -1,17 +1,17 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { serviceLayout } from "./service-layout.js";
 import { TRANSIENT_DOWN_CONTENT } from "./down-file.js";
-import { holdsTransientDown, unsupervisedStopped } from "./transient-down.js";
+import { holdsTransientDown, unsupervisedChanges } from "./transient-down.js";
 import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
 
 /**
  * Once the core has written every artifact: the transient `down` files of services added
- * stopped (and of changed ones wanted stopped that no runsv supervises yet), and, for user
+ * stopped (and of changed ones that no runsv supervises yet), and, for user
  * services, the user's `tend-runsvdir-<user>` system service (created by the first user service,
  * so this needs root; never removed by tend).
  */
 export async function afterWrites(changes: ResourceChange[], _paths: string[], ctx: ApplyContext): Promise<void> {
-  const unsupervised = await unsupervisedStopped(changes, ctx);
+  const unsupervised = await unsupervisedChanges(changes, ctx);
   for (const change of changes) {
     if (!(holdsTransientDown(change, ctx) || unsupervised.includes(change)) || change.resource.type !== "service") continue;
     await ctx.files.writeFile(`${serviceLayout(change.resource, ctx).dir}/down`, TRANSIENT_DOWN_CONTENT, { mode: 0o644 });

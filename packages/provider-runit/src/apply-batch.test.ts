@@ -131,6 +131,21 @@ describe("apply: add", () => {
     expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`]);
   });
 
+  it("a changed service wanted running that no runsv supervises yet is held too, then stopped in case its runsv came first with the old run, then started", async () => {
+    const runner = new RecordingRunner()
+      .on(`sv status ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` }, 1)
+      .on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s, normally up; run: log: (pid 9) 0s\n` })
+      .on(`sv stop ${WEB}`, { stdout: `ok: down: ${WEB}: 0s, normally up\n` });
+    const ctx = await applyContext({ init: "runit", runner });
+    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
+    const running = { ...change("change", service("web", { exec: "/bin/web", restart: "always" }), ["start"]), filesChanged: true };
+    await afterWrites([running], [], ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
+    await applyChange(running, ctx);
+    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`, `sv up ${WEB}`]);
+  });
+
   it("a changed service wanted stopped that its runsv supervises is left alone: no hold, no command", async () => {
     const runner = new RecordingRunner().on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 9s, normally up; run: log: (pid 9) 9s\n` });
     const ctx = await applyContext({ init: "runit", runner });
@@ -215,6 +230,17 @@ describe("apply: operations", () => {
       `sv up ${WEB}`,
       `sv status ${WEB}`,
     ]);
+  });
+
+  it("a changed service the plan saw stopped that runs once its files are written (its runsv came in between, maybe with the old run) is restarted, not just upped", async () => {
+    const raced = { ...change("change", service("web", { exec: "/bin/web", restart: "always" }), ["start"]), filesChanged: true };
+    running.clear();
+    await applyChange(raced, await applyContext({ init: "runit", runner: running }));
+    expect(running.lines).toEqual([`sv status ${WEB}`, `sv term ${WEB}`, `sv cont ${WEB}`, `sv up ${WEB}`, `sv status ${WEB}`]);
+    // Nothing written: the running program is the one on disk, and an up is enough.
+    running.clear();
+    await applyChange({ ...raced, filesChanged: false }, await applyContext({ init: "runit", runner: running }));
+    expect(running.lines).toEqual([`sv status ${WEB}`, `sv up ${WEB}`]);
   });
 
   it("a restart is done only once runsv runs a new process: not while the old pid still runs, nor in runsv's one-second hold", async () => {

@@ -59,8 +59,13 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   }
   if (ctx.offline) return failures;
 
-  record(await svBatch(ctx, ["up"], targets(live().filter((item) => item.change.ops.includes("start")))));
-  const restarting = live().filter((item) => item.change.ops.includes("restart"));
+  // A changed service the plan saw stopped that runs now: its runsv came after the plan looked
+  // (an apply killed just after linking it), maybe before this one wrote `run`: restarted, so
+  // that the program is the one written.
+  const starting = live().filter((item) => item.change.ops.includes("start"));
+  const raced = starting.filter((item) => item.change.action === "change" && item.change.filesChanged && supervised.get(item.layout.dir)?.service?.state === "run");
+  record(await svBatch(ctx, ["up"], targets(starting.filter((item) => !raced.includes(item)))));
+  const restarting = [...live().filter((item) => item.change.ops.includes("restart")), ...raced.filter((item) => !failures.has(item.change.key))];
   // `sv restart` sends TERM and asks for up, but the process's end runs `./finish` first, and the
   // finish of restart = "no" (and of "on_failure" for a program that exits 0 on TERM) would turn
   // the restart into a stop (verified: `sv restart` left both down). Those are stopped and waited
@@ -100,13 +105,14 @@ function needsRunsv(item: Item): boolean {
 
 /**
  * A service to `sv stop`: told to stop, or added stopped after its link started it (a distro
- * service) — unless a transient `down` file kept runsv from starting it at all; or changed,
- * wanted stopped and held, in case its runsv started before the hold was written.
+ * service) — unless a transient `down` file kept runsv from starting it at all; or changed and
+ * held, in case its runsv started (an older `run`) before the hold was written: its start, if
+ * it is wanted running, comes after.
  */
 function bringsDown(item: Item): boolean {
   if (item.change.ops.includes("stop")) return true;
   if (addedStopped(item)) return !holdsTransientDown(item.change, { offline: false });
-  return item.held && item.service.desired?.state === "stopped";
+  return item.held && item.change.action === "change";
 }
 
 /**

@@ -22,17 +22,18 @@ export function holdsTransientDown(change: ResourceChange, ctx: Pick<ApplyContex
 }
 
 /**
- * The changed services that need the same hold: wanted stopped and starting at boot, with no
- * runsv on their directory yet (an apply killed moments after linking it, before runsvdir's next
- * scan): runsv would start the program when it picks the directory up, and the plan, which saw
- * it stopped, has nothing to stop.
+ * The changed services that need the same hold: starting at boot, with no runsv on their
+ * directory yet (an apply killed moments after linking it, before runsvdir's next scan). runsv
+ * would start whatever `run` holds when it picks the directory up, maybe before this apply wrote
+ * it; held, it starts nothing, and the apply stops it in case its runsv came first, then starts
+ * it if it is wanted running (so the program is the one this apply wrote).
  */
-export async function unsupervisedStopped(changes: ResourceChange[], ctx: ApplyContext): Promise<ResourceChange[]> {
+export async function unsupervisedChanges(changes: ResourceChange[], ctx: ApplyContext): Promise<ResourceChange[]> {
   if (ctx.offline) return [];
   const candidates = changes.flatMap((change) => {
     const service = change.resource;
-    const held = change.action === "change" && service.type === "service" && service.exec !== undefined && service.desired?.state === "stopped" && !rendersDownFile(service) && !change.ops.includes("stop");
-    return held ? [{ change, dir: serviceLayout(service, ctx).dir }] : [];
+    const tend = change.action === "change" && service.type === "service" && service.exec !== undefined && !rendersDownFile(service);
+    return tend ? [{ change, dir: serviceLayout(service, ctx).dir }] : [];
   });
   if (candidates.length === 0) return [];
   const statuses = await readSvStatus(candidates.map(({ dir }) => dir), ctx);
