@@ -230,6 +230,33 @@ describe("services on a booted OpenRC", () => {
     expect(await livePids(host, "once")).toHaveLength(1);
   });
 
+  it("an apply killed while its rc-service restart of a supervised service runs: that restart runs to its end though no one reads its output, and the next apply waits for it, not for the supervise-daemon it leaves in its process group", async () => {
+    await apply(BASE);
+    const [old] = await livePids(host, "guard");
+    expect(old).toBeDefined();
+    // Kills the apply that asks for a restart, then carries the restart out 1 s later, its output going where tend's went.
+    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "restart", carryOnAfter: 1 });
+    const changed = `${GUARD}env:\n  ROUND: "2"\n`;
+    try {
+      await host.writeFile(SPEC, spec(WEB, changed, ONCE));
+      const killed = await host.tend(["apply", "-f", SPEC]);
+      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // The restart ran to its end: stopped, and started again on the new script.
+      const [now] = await livePids(host, "guard");
+      expect(now).toBeDefined();
+      expect(now).not.toBe(old);
+      expect((await host.readFile(`/proc/${now}/environ`)).split("\0")).toContain("ROUND=2");
+      const started = Date.now();
+      await apply([WEB, changed, ONCE]);
+      expect(Date.now() - started).toBeLessThan(60_000); // the supervise-daemon it started lives on in its group
+      await plan(0);
+    } finally {
+      await remove();
+    }
+    await apply(BASE);
+  });
+
   it("fails verification for a program that dies right after starting, and says so", async () => {
     const flaky = doc("type: Service\nname: flaky\nexec: /opt/demo/bin/demo flaky 1\nrestart: always");
     const output = await apply([...BASE, flaky], 1);

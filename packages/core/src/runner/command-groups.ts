@@ -42,25 +42,26 @@ export function watchCommands(next: ((commands: RunningCommand[]) => void) | und
 }
 
 /**
- * Whether a command named in a lock file still runs: some process of its group is alive (signal
- * 0; a group another user owns is not tend's), and the pid of its leader, if any process has it,
- * is still that leader. Linux gives no new process a pid its group still uses, so a group whose
- * leader exited while others of it live on is the command's; a live leader that started at
- * another time is a later process that was given the pid.
+ * Whether a command named in a lock file still runs: its leader (the process tend started, whose
+ * pid is the group) is alive, not a zombie waiting for its new parent to reap it, and started when
+ * the lock says (a later process given the pid is another). Not the whole group: a daemon the
+ * command started can stay in it for its whole life (OpenRC's supervise-daemon stays in the group
+ * of the `rc-service` that started it), and is not the command.
  */
 export function stillRunning(command: RunningCommand): boolean {
-  try {
-    process.kill(-command.group, 0);
-  } catch {
-    return false;
-  }
-  const now = startOf(command.group);
-  return now === undefined || command.start === undefined || now === command.start;
+  const fields = statOf(command.group);
+  if (fields === undefined || fields[0] === "Z") return false;
+  return command.start === undefined || fields[19] === command.start;
 }
 
 function startOf(pid: number): string | undefined {
+  return statOf(pid)?.[19];
+}
+
+/** /proc/PID/stat's fields after the command name: [0] the state, [19] the start time. */
+function statOf(pid: number): string[] | undefined {
   try {
-    return procStatFields(readFileSync(`/proc/${pid}/stat`, "utf8"))[19];
+    return procStatFields(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return undefined;
   }

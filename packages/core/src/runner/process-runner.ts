@@ -6,6 +6,7 @@ import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
 import type { Writable } from "node:stream";
 import { gatedArgs, programFound } from "./command-gate.js";
+import { OutputFiles } from "./output-files.js";
 import { commandEnded, commandStarted, commandsWatched, runningCommands } from "./command-groups.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -66,12 +67,16 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
       return;
     }
     let child: ChildProcess;
+    // Under the gate, output goes to files: a pipe would break if tend were killed (output-files.ts).
+    let files: OutputFiles | undefined;
     try {
       const spawnOptions = { detached: true, env: options.env, uid: options.uid, gid: options.gid };
-      child = gated
-        ? childProcesses().spawn("/bin/sh", gatedArgs(file, args, options.env), { ...spawnOptions, stdio: ["pipe", "pipe", "pipe", "pipe"] })
+      files = gated ? new OutputFiles() : undefined;
+      child = files
+        ? childProcesses().spawn("/bin/sh", gatedArgs(file, args, options.env), { ...spawnOptions, stdio: ["pipe", files.out, files.err, "pipe"] })
         : childProcesses().spawn(file, args, { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] });
     } catch (error) {
+      files?.close();
       resolve(spawnFailure(error));
       return;
     }
@@ -88,16 +93,20 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
     let timedOut = false;
     let overflow = false;
     let spawnError: unknown;
+    const tooMuch = () => {
+      overflow = true;
+      killGroup(pid, "SIGKILL");
+    };
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
       bytes += chunk.length;
-      if (bytes > MAX_OUTPUT_BYTES && !overflow) {
-        overflow = true;
-        killGroup(pid, "SIGKILL");
-      }
+      if (bytes > MAX_OUTPUT_BYTES && !overflow) tooMuch();
       if (!overflow) into.push(chunk);
     };
-    child.stdout!.on("data", collect(out));
-    child.stderr!.on("data", collect(err));
+    const watch = files ? setInterval(() => !overflow && files.size() > MAX_OUTPUT_BYTES && tooMuch(), 250) : undefined;
+    if (!files) {
+      child.stdout!.on("data", collect(out));
+      child.stderr!.on("data", collect(err));
+    }
     // A command that exits without reading its input closes the pipe: not an error of tend's.
     child.stdin!.on("error", () => {});
     child.stdin!.end(options.input);
@@ -111,6 +120,9 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watch);
+      const output = files && !overflow ? files.read() : { stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+      files?.close();
       if (pid !== undefined) commandEnded(pid);
       // The leader is gone; anything left in its group (a child ignoring TERM) dies now.
       if (timedOut) killGroup(pid, "SIGKILL");
@@ -118,7 +130,7 @@ function runDetached(file: string, args: string[], options: SpawnOptions): Promi
       else if (spawnError !== undefined) resolve(spawnFailure(spawnError));
       else if (overflow) resolve({ kind: "failed", reason: `printed more than ${sizeText(MAX_OUTPUT_BYTES)}; killed` });
       else if (code === null) resolve({ kind: "failed", reason: signal ? `killed by ${signal}` : "killed" });
-      else resolve({ kind: "exited", exitCode: code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+      else resolve({ kind: "exited", exitCode: code, ...output });
     });
   });
 }

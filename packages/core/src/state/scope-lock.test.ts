@@ -47,13 +47,13 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
     second.release();
   });
 
-  it("names the commands its holder runs, and after a killed holder waits for the ones it left running before it takes over", async () => {
+  it("names the commands its holder runs, and after a killed holder waits for the ones it left running, which run to their end though no one reads their output", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
     const path = join(dir, "lock");
     const done = join(dir, "done");
     // A holder that starts a command (its own process group, as every command tend runs), then is killed while it runs.
     const script = `import { ScopeLock, ProcessRunner } from ${JSON.stringify(CORE)}; await new ScopeLock(${JSON.stringify(path)}, { tool: ${JSON.stringify(tool)} }).acquire(); ` +
-      `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "sleep 1; echo done > ${done}"] }); setTimeout(() => console.log("running"), 200); setInterval(() => {}, 1000);`;
+      `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "sleep 1; echo its output, after tend is gone; echo done > ${done}"] }); setTimeout(() => console.log("running"), 200); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise((resolve) => child.stdout!.once("data", resolve));
     const named = JSON.parse(await readFile(path, "utf8")) as { pid: number; commands?: { group: number; start?: string }[] };
@@ -68,6 +68,30 @@ describe.each(["flock", "perl"] as const)("ScopeLock (%s)", (tool) => {
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: process.pid });
     expect(JSON.parse(await readFile(path, "utf8")).commands).toBeUndefined();
     lock.release();
+  });
+
+  it("after a killed holder, waits for the command it left running, not for a daemon that command left in its group", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tend-lock-"));
+    const path = join(dir, "lock");
+    const daemon = join(dir, "daemon");
+    // The command starts a daemon that stays in its process group (as supervise-daemon does in rc-service's), then ends a second later.
+    const script = `import { ScopeLock, ProcessRunner } from ${JSON.stringify(CORE)}; await new ScopeLock(${JSON.stringify(path)}, { tool: ${JSON.stringify(tool)} }).acquire(); ` +
+      `void new ProcessRunner().run({ argv: ["/bin/sh", "-c", "(exec sleep 60 </dev/null >/dev/null 2>&1 & echo $! > ${daemon}); sleep 1"] }); setTimeout(() => console.log("running"), 300); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise((resolve) => child.stdout!.once("data", resolve));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const lock = new ScopeLock(path, { tool });
+    const started = Date.now();
+    await lock.acquire();
+    const waited = Date.now() - started;
+    lock.release();
+    const pid = Number(await readFile(daemon, "utf8"));
+    const alive = (() => { try { process.kill(pid, 0); return true; } catch { return false; } })();
+    process.kill(pid, "SIGKILL");
+    expect(alive).toBe(true);
+    expect(waited).toBeGreaterThan(300); // the command's own second
+    expect(waited).toBeLessThan(5_000); // not the daemon's minute
   });
 
   it("never lets a command run that a holder killed before naming it could leave behind", async () => {
