@@ -207,17 +207,27 @@ describe("services on a booted OpenRC", () => {
     }
   });
 
-  it("an apply killed while its rc-service restart runs: the next apply waits for that command before it looks, so the service ends as that apply planned", async () => {
+  /**
+   * Applies BASE, then `docs`, which change NAME, with a stand-in that kills that apply at its
+   * `rc-service restart` and carries the restart out `after` seconds later, as a command left
+   * running would (its output going where tend's went). Resolves with NAME's pid before, and what
+   * removes the stand-in.
+   */
+  const killAtRestart = async (name: string, docs: string[], after: number): Promise<{ old: string; remove: () => Promise<void> }> => {
     await apply(BASE);
-    const [old] = await livePids(host, "once");
+    const [old] = await livePids(host, name);
     expect(old).toBeDefined();
-    // Kills the apply that asks for a restart, then carries the restart out 2 s later, as a command left running would.
-    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "restart", carryOnAfter: 2 });
+    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "restart", carryOnAfter: after });
+    await host.writeFile(SPEC, spec(...docs));
+    const killed = await host.tend(["apply", "-f", SPEC]);
+    expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+    return { old: old!, remove };
+  };
+
+  it("an apply killed while its rc-service restart runs: the next apply waits for that command before it looks, so the service ends as that apply planned", async () => {
     const changed = `${ONCE}env:\n  ROUND: "2"\n`;
+    const { remove } = await killAtRestart("once", [WEB, GUARD, changed], 2);
     try {
-      await host.writeFile(SPEC, spec(WEB, GUARD, changed));
-      const killed = await host.tend(["apply", "-f", SPEC]);
-      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
       // The next apply wants it stopped; the restart left running would start it again after it looked.
       await apply([WEB, GUARD, `${changed}desired: {state: stopped, enabled: true}\n`]);
       await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -231,16 +241,9 @@ describe("services on a booted OpenRC", () => {
   });
 
   it("an apply killed while its rc-service restart of a supervised service runs: that restart runs to its end though no one reads its output, and the next apply waits for it, not for the supervise-daemon it leaves in its process group", async () => {
-    await apply(BASE);
-    const [old] = await livePids(host, "guard");
-    expect(old).toBeDefined();
-    // Kills the apply that asks for a restart, then carries the restart out 1 s later, its output going where tend's went.
-    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "restart", carryOnAfter: 1 });
     const changed = `${GUARD}env:\n  ROUND: "2"\n`;
+    const { old, remove } = await killAtRestart("guard", [WEB, changed, ONCE], 1);
     try {
-      await host.writeFile(SPEC, spec(WEB, changed, ONCE));
-      const killed = await host.tend(["apply", "-f", SPEC]);
-      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       // The restart ran to its end: stopped, and started again on the new script.
       const [now] = await livePids(host, "guard");

@@ -116,34 +116,23 @@ describe("apply: add", () => {
     expect(runner.lines).toEqual([`sv status ${WEB}`]);
   });
 
-  it("a changed service wanted stopped that no runsv supervises yet (a killed apply linked it) is held the same way, and stopped in case its runsv came first", async () => {
+  // A killed apply linked the directory moments before: no runsv on it yet, and the plan saw it stopped.
+  it.each([
+    ["stopped", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }), [], []],
+    ["running", service("web", { exec: "/bin/web", restart: "always" }), ["start"], [`sv up ${WEB}`]],
+  ] as const)("a changed service wanted %s that no runsv supervises yet is held the same way, then stopped in case its runsv came first with the old run (and then started if wanted)", async (_, resource, ops, after) => {
     const runner = new RecordingRunner()
       .on(`sv status ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` }, 1)
       .on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s, normally up; run: log: (pid 9) 0s\n` })
       .on(`sv stop ${WEB}`, { stdout: `ok: down: ${WEB}: 0s, normally up\n` });
     const ctx = await applyContext({ init: "runit", runner });
     await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
-    const stopped = change("change", service("web", { exec: "/bin/web", desired: { state: "stopped", enabled: true } }));
-    await afterWrites([stopped], [], ctx);
+    const changed = { ...change("change", resource, [...ops]), filesChanged: true };
+    await afterWrites([changed], [], ctx);
     expect(await readFile(join(ctx.rootDir, WEB, "down"), "utf8")).toContain("Written by tend while it adds this service stopped");
-    await applyChange(stopped, ctx);
+    await applyChange(changed, ctx);
     expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`]);
-  });
-
-  it("a changed service wanted running that no runsv supervises yet is held too, then stopped in case its runsv came first with the old run, then started", async () => {
-    const runner = new RecordingRunner()
-      .on(`sv status ${WEB}`, { exitCode: 1, stdout: `warning: ${WEB}: unable to open supervise/ok: file does not exist\n` }, 1)
-      .on(`sv status ${WEB}`, { stdout: `down: ${WEB}: 0s, normally up; run: log: (pid 9) 0s\n` })
-      .on(`sv stop ${WEB}`, { stdout: `ok: down: ${WEB}: 0s, normally up\n` });
-    const ctx = await applyContext({ init: "runit", runner });
-    await mkdir(join(ctx.rootDir, WEB, "log"), { recursive: true });
-    const running = { ...change("change", service("web", { exec: "/bin/web", restart: "always" }), ["start"]), filesChanged: true };
-    await afterWrites([running], [], ctx);
-    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(true);
-    await applyChange(running, ctx);
-    expect(await exists(join(ctx.rootDir, WEB, "down"))).toBe(false);
-    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`, `sv up ${WEB}`]);
+    expect(runner.lines).toEqual([`sv status ${WEB}`, `sv status ${WEB}`, `sv stop ${WEB}`, ...after]);
   });
 
   it("a changed service wanted stopped that its runsv supervises is left alone: no hold, no command", async () => {
