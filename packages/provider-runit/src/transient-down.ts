@@ -37,7 +37,8 @@ export async function unsupervisedChanges(changes: ResourceChange[], ctx: ApplyC
   });
   if (candidates.length === 0) return [];
   const statuses = await readSvStatus(candidates.map(({ dir }) => dir), ctx);
-  return candidates.filter(({ dir }) => statuses.get(dir)?.service === undefined || statuses.get(dir)?.error !== undefined).map(({ change }) => change);
+  // No runsv answered (a status has either a service state or an error), as observe-services reads it.
+  return candidates.filter(({ dir }) => statuses.get(dir)?.service === undefined).map(({ change }) => change);
 }
 
 /** Whether the service's directory holds a transient `down` file now: one this apply wrote, or one a killed apply left. */

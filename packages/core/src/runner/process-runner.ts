@@ -1,10 +1,10 @@
 import type { ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
 import type { Command, CommandResult, Runner } from "../contract/runner.js";
 import { errors } from "../errors/catalogue.js";
 import { sizeText } from "../output/size-text.js";
 import { checkExit } from "./check-exit.js";
 import { childProcesses } from "./child-process.js";
-import type { Writable } from "node:stream";
 import { gatedArgs, programFound } from "./command-gate.js";
 import { OutputFiles } from "./output-files.js";
 import { commandEnded, commandStarted, commandsWatched, runningCommands } from "./command-groups.js";
