@@ -9,6 +9,7 @@ import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
+import { killApplyWhen } from "../support/killing-stand-in.js";
 import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -238,7 +239,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
   it("an apply killed while a service it adds stopped is held by a transient down file: the next apply that wants it disabled takes that file as tend's", async () => {
     const HELD = doc("type: Service\nname: held\nexec: /opt/demo/bin/demo held\nrestart: always\ndesired: {state: stopped, enabled: true}");
     // Kills the apply once the transient down file is there: while it waits for runsvdir's next scan (every 5 s) to pick the service up.
-    await host.mustSh("nohup sh -c 'while [ ! -e /etc/sv/tend-held/down ]; do sleep 0.01; done; pkill -KILL -f \"cli/dist/bin.js apply\"' >/dev/null 2>&1 &");
+    await killApplyWhen(host, "[ -e /etc/sv/tend-held/down ]");
     await host.writeFile(SPEC, spec(...BASE, HELD));
     const killed = await host.tend(["apply", "-f", SPEC]);
     expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
@@ -259,7 +260,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     process.kill(Number(runsvdir), "SIGSTOP");
     try {
       // Kills the apply that adds it once its link, the last thing it writes, is there.
-      await host.mustSh("nohup sh -c 'while [ ! -L /etc/runit/runsvdir/default/tend-late ]; do sleep 0.01; done; pkill -KILL -f \"cli/dist/bin.js apply\"' >/dev/null 2>&1 &");
+      await killApplyWhen(host, "[ -L /etc/runit/runsvdir/default/tend-late ]");
       await host.writeFile(SPEC, spec(...BASE, LATE));
       const killed = await host.tend(["apply", "-f", SPEC]);
       expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);

@@ -29,3 +29,13 @@ export async function installKillingStandIn(host: TestHost, standIn: KillingStan
     await host.mustSh(`rm -f /usr/local/sbin/${standIn.program}; rmdir /run/tend-it-killed 2>/dev/null; true`);
   };
 }
+
+/**
+ * Starts a watcher on `host` that SIGKILLs the tend apply running there once the shell test
+ * `condition` holds (`[ -e /etc/sv/tend-x/down ]`), polling every 10 ms: a kill at a step of the
+ * apply that runs no command of the init's.
+ */
+export async function killApplyWhen(host: TestHost, condition: string): Promise<void> {
+  const watcher = `until ${condition}; do sleep 0.01; done; pkill -KILL -f "cli/dist/bin.js apply"`;
+  await host.mustSh(`nohup sh -c '${watcher.replaceAll("'", "'\\''")}' >/dev/null 2>&1 &`);
+}
