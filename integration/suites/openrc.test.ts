@@ -148,6 +148,22 @@ describe("services on a booted OpenRC", () => {
     await plan(0);
   });
 
+  it("a supervised service OpenRC still counts started when its supervisor, its program and their records are gone (a stop cut off before OpenRC recorded it): plan sees it stopped, and apply starts it, where a restart would fail to stop it", async () => {
+    const before = await childPid("tend-web");
+    // What supervise-daemon's stop does, without the record of it openrc-run would make next.
+    await host.mustSh("RC_SVCNAME=tend-web supervise-daemon tend-web --stop && RC_SVCNAME=tend-web /lib/rc/sbin/mark_service_started tend-web");
+    expect(await status("tend-web")).toBe("started");
+    expect(await alive(before)).toBe(false);
+    expect(await livePids(host, "web")).toEqual([]);
+    expect(await plan(2)).toMatch(/~ service:web {2}start\n\s+reason {2}stopped, want running/);
+    await apply(BASE);
+    const after = await childPid("tend-web");
+    expect(after).not.toBe(before);
+    expect(await livePids(host, "web")).toEqual([after]);
+    expect(await status("tend-web")).toMatch(/^started/);
+    await plan(0);
+  });
+
   it("moves a running service between supervise-daemon and a background daemon without a second copy", async () => {
     const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
     await apply([WEB.replace("restart: always", 'restart: "no"'), GUARD, ONCE]);

@@ -51,6 +51,17 @@ describe("applyChange", () => {
     expect((await run(change("change", ["start"]))).lines).toEqual(["rc-service -- tend-web restart"]);
   });
 
+  it("starts an existing service OpenRC counts started with no process recorded by resetting its record: its stop would fail", async () => {
+    const started = { "/run/openrc/started/tend-web": { link: "/etc/init.d/tend-web" } } as const;
+    expect((await run(change("change", ["start"]), { tree: started })).lines).toEqual(["rc-service -- tend-web zap", "rc-service -- tend-web start"]);
+    // A process still recorded, dead or alive, is stopped by the restart.
+    for (const record of [{ "/run/openrc/options/tend-web/child_pid": "4301\n" }, { "/run/tend-web.pid": "4302\n" }, { "/run/supervise-tend-web.pid": "4300\n", "/proc/4300": { dir: true } }]) {
+      expect((await run(change("change", ["start"]), { tree: { ...started, ...record } })).lines).toEqual(["rc-service -- tend-web restart"]);
+    }
+    // A distro service's record is its script's business.
+    expect((await run(change("change", ["start"], cron), { tree: { "/run/openrc/started/cron": { link: "/etc/init.d/cron" } } })).lines).toEqual(["openrc-run /etc/init.d/cron restart"]);
+  });
+
   it("stops and reloads through rc-service", async () => {
     expect((await run(change("change", ["stop"]))).lines).toEqual(["rc-service -- tend-web stop"]);
     expect((await run(change("change", ["reload"], { ...web, reloadSignal: "HUP" }))).lines).toEqual(["rc-service -- tend-web reload"]);

@@ -4,6 +4,7 @@ import { rcService, serviceAction } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { addToDefaultRunlevel, removeFromRunlevels } from "./runlevel-links.js";
 import { BOOT_RUNLEVELS, scriptName } from "./script-name.js";
+import { startedWithoutProcess } from "./started-without-process.js";
 import { stopKeptBy } from "./stop-kept-by.js";
 import { supervisionOf, type Supervision } from "./supervision.js";
 
@@ -56,11 +57,20 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
  * A new service gets `start`. One that exists is only given a start when it was seen not
  * running, and then a restart (see {@link restart}): OpenRC's `start` does nothing for a service
  * it still counts as started whose process died (`crashed`, or any dead background daemon on
- * Debian), while `restart` stops what is left and starts a stopped service just the same.
+ * Debian), while `restart` stops what is left and starts a stopped service just the same. One
+ * OpenRC counts started with no process recorded at all cannot be stopped ("failed to stop"):
+ * nothing is left to stop, so its record is reset (`zap`) and it is started.
  */
 async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
-  if (change.action === "add") await ctx.run.run({ argv: serviceAction(change.resource, "start") });
-  else await restart(change, ctx);
+  const script = scriptName(change.resource);
+  if (change.action === "add") {
+    await ctx.run.run({ argv: serviceAction(change.resource, "start") });
+  } else if (change.resource.exec !== undefined && (await startedWithoutProcess(ctx.files, script))) {
+    await ctx.run.run({ argv: rcService(script, "zap") });
+    await ctx.run.run({ argv: rcService(script, "start") });
+  } else {
+    await restart(change, ctx);
+  }
 }
 
 /** A stop: the old way when the process is kept another way than the script on disk says. */

@@ -97,6 +97,23 @@ describe("observeServices", () => {
     expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: {} });
   });
 
+  it("counts a supervised service OpenRC calls started as crashed when its records name no process, not while its supervisor is still starting it", async () => {
+    const status = [" tend-gone                                                         [  started  ]", " tend-early                                                        [  started  ]", ""].join("\n");
+    const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: status }) });
+    await writeHostTree(ctx.rootDir, {
+      "/etc/init.d/tend-gone": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+      "/etc/init.d/tend-early": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+      // A supervisor gone, its pidfile left: still no process.
+      "/run/supervise-tend-gone.pid": "5100\n",
+      // A live supervisor that has not written its child's pid yet.
+      "/run/supervise-tend-early.pid": "5200\n",
+      "/proc/5200": { dir: true },
+    });
+    const observations = await observeServices([service({ name: "gone", exec: "/opt/gone", restart: "always" }), service({ name: "early", exec: "/opt/early", restart: "always" })], ctx);
+    expect(observations.get("service:gone")).toMatchObject({ state: "stopped", details: { status: "crashed" } });
+    expect(observations.get("service:early")).toMatchObject({ state: "running", details: { status: "started" } });
+  });
+
   it("runs nothing for no services", async () => {
     const runner = new RecordingRunner();
     const ctx = await applyContext({ init: "openrc", runner });
