@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
+import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
@@ -351,7 +352,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
   describe("distro services", () => {
     const DISTRO = doc("type: Service\nname: demo-distro");
-    const SHIPPED = "#!/bin/sh\nexec /opt/demo/bin/demo distro\n";
+    const SHIPPED = "#!/bin/sh\nexec /opt/demo/bin/demo demo-distro\n";
 
     it("links /etc/sv/<name> into the runsvdir, and fails plan for a missing one", async () => {
       await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
@@ -372,6 +373,25 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await missing("/etc/runit/runsvdir/default/demo-distro")).toBe(true);
       expect(await host.readFile("/etc/sv/demo-distro/run")).toBe(SHIPPED);
       await host.waitFor(async () => !(await alive(pid)), { timeoutMs: 15_000, what: "runsvdir to stop the unlinked demo-distro" });
+    });
+
+    // runit supervises a distro service only while it is linked, so it cannot run disabled (plan refuses that).
+    it.each(EVERY_DISTRO_STATE.filter(([state, enabled]) => enabled || state === "stopped"))(
+      "converges to %s, enabled %s: runsv, the link and the process table agree, and the next plan is clean",
+      async (state, enabled) => {
+        await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
+        await convergeDistro(host, SPEC, BASE, "demo-distro", [state, enabled], async () => {
+          expect((await host.exec(["test", "-L", "/etc/runit/runsvdir/default/demo-distro"])).exitCode).toBe(enabled ? 0 : 1);
+          if (enabled) expect(await svStatus("/etc/sv/demo-distro")).toMatch(state === "running" ? /^run: / : /^down: /);
+          // The package's directory is the package's: tend never writes a down file or anything else there.
+          expect((await host.mustSh("ls /etc/sv/demo-distro")).split("\n").filter((entry) => entry && entry !== "supervise")).toEqual(["run"]);
+        });
+      },
+    );
+
+    it("refuses a distro service running but disabled at plan: runsv supervises only what is linked", async () => {
+      await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: running, enabled: false}")));
+      expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("cannot run without being enabled");
     });
   });
 

@@ -3,6 +3,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { mainPidsFromCgroups, TEND_SERVICES } from "../../packages/provider-systemd/src/main-pids-from-cgroups.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
+import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
@@ -248,6 +249,20 @@ describe("services and timers on a booted systemd", () => {
     expect(await host.expectTend(["plan", "-f", SPEC, "--user", "--detailed-exitcode"], { user: "alice" })).toContain("0 to add, 0 to change, 0 to remove");
   });
 
+  it("a user service after a system service fails plan in either scope, before anything is written: no init orders services across scopes", async () => {
+    const mine = doc("type: Service\nname: mine\nuser: true\nexec: /opt/demo/bin/demo mine\nafter: [web]");
+    await host.writeFile(SPEC, spec(...BASE, mine));
+    const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
+    expect(output).toContain(
+      "error TEND_INVALID_FIELD: service:mine has an invalid `after`: names service:web, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
+    );
+    expect(output).toMatch(/at .*service:mine, field after/);
+    expect(await host.expectTend(["apply", "-f", SPEC, "--user", "alice"], { exitCode: 1 })).toContain("names service:web, a system service");
+    expect(await exists("/home/alice/.config/systemd/user/tend-mine.service")).toBe(false);
+    await host.writeFile(SPEC, spec(...BASE));
+    await plan(0);
+  });
+
   it("reports a hand-edited unit as drift and restores it, restarting the service", async () => {
     const before = await invocation("tend-web.service");
     await host.writeFile("/etc/systemd/system/tend-web.service", SEED_WEB.replace("MemoryMax=512M", "MemoryMax=1G"));
@@ -302,6 +317,20 @@ describe("services and timers on a booted systemd", () => {
       await apply(BASE);
       expect(await exists("/etc/systemd/system/tend-reloader.service")).toBe(false);
     });
+  });
+
+  describe("a distro service in every state × enabled (a stand-in package's unit)", () => {
+    beforeAll(async () => {
+      await host.writeFile("/lib/systemd/system/demo-distro.service", "[Unit]\nDescription=Stand-in distro service\n[Service]\nExecStart=/opt/demo/bin/demo demo-distro\n[Install]\nWantedBy=multi-user.target\n");
+      await host.mustSh("systemctl daemon-reload");
+    });
+
+    it.each(EVERY_DISTRO_STATE)("converges to %s, enabled %s: systemd and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeDistro(host, SPEC, BASE, "demo-distro", [state, enabled], async () => {
+        expect(await show("demo-distro.service", "ActiveState")).toBe(state === "running" ? "active" : "inactive");
+        expect(await show("demo-distro.service", "UnitFileState")).toBe(enabled ? "enabled" : "disabled");
+      }),
+    );
   });
 
   describe("distro units", () => {
