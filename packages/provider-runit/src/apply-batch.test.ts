@@ -175,6 +175,12 @@ describe("apply: add", () => {
     await applyChange(change("add", service("sshd", { desired: { state: "stopped", enabled: true } }), ["enable"]), ctx);
     expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv stop /etc/sv/sshd"]);
   });
+
+  it("a distro service added stopped and disabled is not linked, so nothing waits for a runsv or stops it", async () => {
+    const ctx = await applyContext({ init: "runit" });
+    await applyChange(change("add", service("sshd", { desired: { state: "stopped", enabled: false } }), []), ctx);
+    expect(ctx.runner.calls).toEqual([]);
+  });
 });
 
 describe("apply: user services", () => {

@@ -93,8 +93,13 @@ function reloadCommand(service: Service): string | undefined {
   return service.reloadSignal === undefined ? undefined : svSignalCommand(service.reloadSignal);
 }
 
+/**
+ * Added to be stopped, and linked, so that runsvdir would start it: a tend service always (its
+ * `down` file says whether it boots), a distro service unless disabled (it is then not linked).
+ */
 function addedStopped(item: Item): boolean {
-  return item.change.action === "add" && item.service.desired?.state === "stopped";
+  const desired = item.service.desired;
+  return item.change.action === "add" && desired?.state === "stopped" && !(item.layout.distro && desired.enabled === false);
 }
 
 /** Whether the operations after the writes need a runsv on the directory: a tend service that is added, and any service with an sv command to come. */

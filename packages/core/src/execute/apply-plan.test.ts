@@ -346,6 +346,10 @@ describe("apply", () => {
     const ok = await cycle([{ type: "service", name: "sshd" }], sim.provider);
     expect(formatPlan(ok.plan)).toContain("+ service:sshd  enable the distro unit");
     expect(ok.runner.lines).toEqual(["simctl status sshd", "simctl enable -- sshd", "simctl status sshd"]);
+    // Wanted disabled, the plan does not say it enables it.
+    const kept = await cycle([{ type: "service", name: "sshd", desired: { state: "stopped", enabled: false } }], simProvider(new Map([["sshd", { enabled: false, running: false, pid: 0 }]])).provider);
+    expect(formatPlan(kept.plan)).toContain("+ service:sshd  the distro unit, kept disabled");
+    expect(kept.runner.lines.some((line) => line.includes("enable"))).toBe(false);
     const missing = await cycle([{ type: "service", name: "nginx" }], simProvider().provider);
     expect(missing.report.failures[0]!.message).toContain("service:nginx has no exec, but the init knows no unit `nginx`");
     expect(missing.report.failures[0]!.hint).toContain("missing `requires`");

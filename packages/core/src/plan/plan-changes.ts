@@ -112,7 +112,7 @@ function withoutState(observation: Observation): Observation {
 function summaryOf(resource: Resource): string {
   switch (resource.type) {
     case "service":
-      return resource.exec ?? "enable the distro unit";
+      return resource.exec ?? (resource.desired?.enabled === false ? "the distro unit, kept disabled" : "enable the distro unit");
     case "timer":
       return `${resource.schedule}  ${resource.exec}`;
     case "file":

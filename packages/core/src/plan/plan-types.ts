@@ -62,7 +62,7 @@ export interface PlanEntry {
   /** The artifacts the resource renders to now (empty for a removal). */
   artifacts: Artifact[];
   observation?: Observation;
-  /** One line for the plan (`syncthing serve --no-browser`, `enable the distro unit`). */
+  /** One line for the plan (`syncthing serve --no-browser`, `enable the distro unit`, `the distro unit, kept disabled`). */
   summary: string;
 }
 
