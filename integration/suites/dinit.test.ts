@@ -2,6 +2,7 @@ import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
+import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
@@ -627,6 +628,19 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       await host.writeFile("/spec/pure.yaml", NOTHING);
       await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
+  });
+
+  describe("a distro service in every state × enabled (a stand-in package's description)", () => {
+    beforeAll(() => host.writeFile("/lib/dinit.d/demo-distro", "type = process\ncommand = /opt/demo/bin/demo demo-distro\n"));
+
+    it.each(EVERY_DISTRO_STATE)("converges to %s, enabled %s: dinit, its boot link and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeDistro(host, "/spec/distro.yaml", [], "demo-distro", [state, enabled], async () => {
+        expect((await listed("demo-distro"))?.started === true).toBe(state === "running");
+        expect(await exists("/etc/dinit.d/boot.d/demo-distro")).toBe(enabled);
+        // The package's description is the package's: tend writes nothing for it.
+        expect(await exists("/etc/dinit.d/demo-distro")).toBe(false);
+      }),
+    );
   });
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/dinit.d/tend-olddef"), 120_000);
