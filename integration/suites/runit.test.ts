@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
+import { commandsOfRun } from "../support/commands-of-run.js";
 import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
@@ -347,6 +348,29 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await missing(dir)).toBe(true);
       expect(await runningPid("/etc/sv/tend-runsvdir-alice")).not.toBe("");
       expect(await host.mustSh("readlink /etc/runit/runsvdir/default/tend-runsvdir-alice")).toBe("/etc/sv/tend-runsvdir-alice\n");
+    });
+  });
+
+  describe("batching: the same commands for 3 services as for 60", () => {
+    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
+    /**
+     * The commands an apply of BASE and `docs` starts, the wave's directories shown as one "…".
+     * Left out: `sync --file-system`, which replaces the fsync of each file once a batch has many
+     * (one per file system a batch writes to, not per service).
+     */
+    const commands = async (docs: string[]) => {
+      await host.writeFile(SPEC, spec(...BASE, ...docs));
+      return (await commandsOfRun(host, ["apply", "-f", SPEC], /^\/etc\/sv\/tend-b\d+$/)).filter((command) => !command.startsWith("sync "));
+    };
+
+    it.each([3, 60])("%i services: adding, changing and removing them start the same commands, whatever their number", async (n) => {
+      // runsvdir picks the links up; tend reads supervise/status and writes supervise/control itself: the lock's flock alone.
+      expect(await commands(many(n, 1))).toEqual(["flock -n 3"]);
+      expect(await livePids(host, "b0")).toHaveLength(1);
+      expect(await commands(many(n, 2))).toEqual(["flock -n 3"]);
+      expect((await host.readFile(`/proc/${(await livePids(host, `b${n - 1}`))[0]}/environ`)).split("\0")).toContain("ROUND=2");
+      expect(await commands([])).toEqual(["flock -n 3", "sv -v -w 15 down …", "sv -v -w 10 exit …"]);
+      expect(await livePids(host, `b${n - 1}`)).toEqual([]);
     });
   });
 
