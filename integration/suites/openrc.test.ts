@@ -1,6 +1,7 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
+import { commandsOfRun } from "../support/commands-of-run.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
@@ -582,6 +583,36 @@ describe("services on a booted OpenRC", () => {
   });
 
   /** Debian's cron is a sysv script, which OpenRC runs but whose record only openrc-run keeps. */
+  describe("batching: what grows with the wave is one rc-service per start, stop and restart", () => {
+    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
+    /** The commands an apply of BASE and `docs` starts, each of the wave's scripts shown as "…". */
+    const commands = async (docs: string[]) => {
+      await host.writeFile(SPEC, spec(...BASE, ...docs));
+      return commandsOfRun(host, ["apply", "-f", SPEC], /^tend-b\d+$/);
+    };
+    /**
+     * `commands` split into the one rc-service each service needs for `action`, and the rest, where
+     * the verification's repeated `rc-status` (as often as its settle window lasts) counts once and
+     * `sync --file-system` is left out (it replaces the fsync of each file once a batch has many:
+     * one per file system, not per service).
+     */
+    const split = (all: string[], action: string) => ({
+      each: all.filter((c) => c === `rc-service -- … ${action}`).length,
+      rest: all.filter((c, i) => c !== `rc-service -- … ${action}` && !c.startsWith("sync ") && c !== all[i - 1]),
+    });
+
+    it.each([3, 20])("%i services: adding, changing and removing them start one rc-service each, and nothing else grows", async (n) => {
+      // The lock's flock, one rc-status to observe, one rc-update -u for the scripts written, and the verification's rc-status.
+      const rest = ["flock -n 3", "rc-status -C -s", "rc-update -u", "rc-status -C -s"];
+      await apply(BASE);
+      expect(split(await commands(many(n, 1)), "start")).toEqual({ each: n, rest });
+      expect(split(await commands(many(n, 2)), "restart")).toEqual({ each: n, rest });
+      // A removal has nothing to verify.
+      expect(split(await commands([]), "stop")).toEqual({ each: n, rest: rest.slice(0, 3) });
+      expect(await livePids(host, `b${n - 1}`)).toEqual([]);
+    });
+  });
+
   describe("a distro service in every state × enabled (Debian's cron)", () => {
     const cron = (state: "running" | "stopped", enabled: boolean) => doc(`type: Service\nname: cron\ndesired: {state: ${state}, enabled: ${enabled}}`);
     const crons = async () => (await host.exec(["pgrep", "-x", "cron"])).stdout.split("\n").filter(Boolean);
