@@ -7,6 +7,7 @@ import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type Ex
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
+import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -642,6 +643,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       }),
     );
   });
+
+  it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", () => proveTimerNeedsCron(host, "/spec/timer.yaml", []));
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/dinit.d/tend-olddef"), 120_000);
 

@@ -2,6 +2,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { commandsOfRun } from "../support/commands-of-run.js";
+import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
@@ -645,6 +646,15 @@ describe("services on a booted OpenRC", () => {
     for (const pid of pids) expect(await alive(pid)).toBe(false);
     expect(await host.mustSh("ps -eo args")).not.toMatch(/demo (web|guard|once)|supervise-daemon tend-/);
     await plan(0);
+  });
+
+  it("fails plan for a timer once no cron daemon is installed (Debian's cron set aside)", async () => {
+    await host.mustSh("rc-service cron stop >/dev/null 2>&1; mv /usr/sbin/cron /usr/sbin/cron.set-aside");
+    try {
+      await proveTimerNeedsCron(host, SPEC, BASE);
+    } finally {
+      await host.mustSh("mv /usr/sbin/cron.set-aside /usr/sbin/cron");
+    }
   });
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/init.d/tend-olddef"), 120_000);

@@ -4,6 +4,7 @@ import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
@@ -432,6 +433,8 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
     });
   });
+
+  it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", () => proveTimerNeedsCron(host, "/spec/timer.yaml", []));
 
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/s6/sv/tend-olddef/run"), 120_000);
 
