@@ -1,7 +1,7 @@
 import { startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
-import { commandsOfRun } from "../support/commands-of-run.js";
+import { commandsOfRun, withoutRepeats } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
@@ -599,7 +599,7 @@ describe("services on a booted OpenRC", () => {
      */
     const split = (all: string[], action: string) => ({
       each: all.filter((c) => c === `rc-service -- … ${action}`).length,
-      rest: all.filter((c, i) => c !== `rc-service -- … ${action}` && !c.startsWith("sync ") && c !== all[i - 1]),
+      rest: withoutRepeats(all.filter((c) => c !== `rc-service -- … ${action}` && !c.startsWith("sync "))),
     });
 
     it.each([3, 20])("%i services: adding, changing and removing them start one rc-service each, and nothing else grows", async (n) => {

@@ -4,6 +4,7 @@ import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { commandsOfRun, withoutRepeats } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
@@ -431,6 +432,53 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       expect(applied.commands.map((argv) => argv.join(" ")).filter((line) => !READ_ONLY.test(line))).toEqual(expect.arrayContaining([expect.stringMatching(/^s6-rc-compile /), expect.stringMatching(/^s6-rc-update /)]));
       await host.writeFile("/spec/pure.yaml", NOTHING);
       await host.expectTend(["apply", "-f", "/spec/pure.yaml"]);
+    });
+  });
+
+  describe("batching: the same s6-rc commands for 3 services as for 60", () => {
+    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
+    /**
+     * The commands an apply of `docs` starts, each run of the wave's names and folders shown as
+     * one "…", and the fresh database's folder as DB; a command repeated (the verification's probes)
+     * shown once. Left out: `sync --file-system`, which replaces the fsync of each file once a batch
+     * has many (one per file system, not per service).
+     */
+    const commands = async (docs: string[]) => {
+      await host.writeFile("/spec/batch.yaml", spec(...docs));
+      const all = await commandsOfRun(host, ["apply", "-f", "/spec/batch.yaml"], /(^|\/)tend-b\d+(\/|$)/);
+      return withoutRepeats(all.filter((command) => !command.startsWith("sync ")).map((command) => command.replace(/\/etc\/s6\/db\/[^ ]+/g, "DB")));
+    };
+
+    const LIST = "s6-rc -b -l /run/s6-rc -a list";
+    const SERVICES = "s6-rc-db -b -l /run/s6-rc list services";
+    /** One shell asks s6-svstat of every service in turn (observation, verification). */
+    const STATES = `sh -c for d in "$@"; do printf '%s ' "$d"; s6-… sh …`;
+    const COMPILE = "s6-rc-compile DB /etc/s6/sv";
+    /** The verification: the services' states over the settle window, then the check's lists and states. */
+    const VERIFY = [STATES, LIST, SERVICES, STATES];
+
+    it("adding, changing and removing 3 services or 60 start the same commands", async () => {
+      // From a database tend compiled, as every later apply finds it (before the first, observing asks s6-rc-db for the boot bundle).
+      await commands(many(1, 0));
+      await commands([]);
+      const runs = async (n: number) => {
+        const add = await commands(many(n, 1));
+        expect(await livePids(host, `b${n - 1}`)).toHaveLength(1);
+        const change = await commands(many(n, 2));
+        expect((await host.readFile(`/proc/${(await livePids(host, `b${n - 1}`))[0]}/environ`)).split("\0")).toContain("ROUND=2");
+        const remove = await commands([]);
+        expect(await livePids(host, `b${n - 1}`)).toEqual([]);
+        return { add, change, remove };
+      };
+      const three = await runs(3);
+      expect(await runs(60)).toEqual(three);
+      // Added: one compile of the source folder into a fresh database, one switch to it, one
+      // change up of the wave, one shell asking s6-supervise of each to be up.
+      expect(three.add).toEqual(["flock -n 3", LIST, SERVICES, COMPILE, "s6-rc-update -b -l /run/s6-rc DB", "s6-rc -b -l /run/s6-rc -t 60000 -u -- change …", 'sh -c for d in "$@"; do… sh …', ...VERIFY]);
+      // Changed: one switch whose conversion file restarts the wave.
+      expect(three.change).toEqual(["flock -n 3", LIST, SERVICES, STATES, COMPILE, SERVICES, "s6-rc-update -b -l /run/s6-rc -f DB DB", "s6-rc -b -l /run/s6-rc -t 60000 -u -- change …", ...VERIFY]);
+      // Removed: one change down of the wave, then the database without it.
+      expect(three.remove).toEqual(["flock -n 3", SERVICES, "s6-rc -b -l /run/s6-rc -t 60000 -d -- change …", COMPILE, "s6-rc-update -b -l /run/s6-rc DB"]);
     });
   });
 
