@@ -1,7 +1,8 @@
-import { startHost, type TestHost } from "@tend/testkit/harness";
+import { startHost, TEND_IN_HOST, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provePurePlans } from "../support/side-effects.js";
-import { NOTHING } from "../support/spec-documents.js";
+import { commandsOfRun } from "../support/commands-of-run.js";
+import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
 /**
  * Timers on a runit host (runsvdir as PID 1) with Debian's cron: the core picks the cron provider
@@ -247,6 +248,42 @@ describe("cron timers on a runit host", () => {
       expect(await aliceCrontab()).toBe(withBlock(pingBlock("*/5 * * * *")));
       await host.expectTend(["apply", "-f", EMPTY_SPEC, "--user", "alice"]);
       expect(await aliceCrontab()).toBe(ALICE_OWN);
+    });
+  });
+
+  describe("batching: the same commands for 3 timers as for 60", () => {
+    const many = (n: number, user: boolean, hour: number) =>
+      Array.from({ length: n }, (_, i) => doc(`type: Timer\nname: b${i}\n${user ? "user: true\n" : ""}exec: /bin/true b${i}\nschedule: "0 ${hour} * * *"`));
+    /**
+     * The commands an apply of `docs` starts, for alice's crontab when `user`; each of the wave's
+     * names shown as "…". Left out: `sync --file-system`, which replaces the fsync of each file once
+     * a batch has many (one per file system, not per timer).
+     */
+    const commands = async (docs: string[], user: boolean) => {
+      await host.writeFile("/spec/batch.yaml", spec(...docs));
+      const args = ["apply", "-f", "/spec/batch.yaml", ...(user ? ["--user", "alice"] : [])];
+      return (await commandsOfRun(host, args, /^tend-b\d+$/)).filter((command) => !command.startsWith("sync "));
+    };
+
+    it.each([
+      ["system timers (files in /etc/cron.d)", false],
+      ["alice's timers (blocks in her crontab)", true],
+    ] as const)("%s: adding, changing and removing 3 or 60 start the same commands", async (_, user) => {
+      const runs = async (n: number) => ({ add: await commands(many(n, user, 3), user), change: await commands(many(n, user, 4), user), remove: await commands([], user) });
+      const three = await runs(3);
+      expect(await runs(60)).toEqual(three);
+      if (!user) {
+        // System timers are files cron reads itself: the lock's flock alone.
+        expect(three).toEqual({ add: ["flock -n 3"], change: ["flock -n 3"], remove: ["flock -n 3"] });
+        return;
+      }
+      // alice's: her lock taken as her; her crontab read (observe, inspect, and again just before
+      // the write) and written once; her state written as her, by a child running as alice.
+      const tally = (commands: string[]) => Object.fromEntries([...new Set(commands)].map((command) => [command.replace(/^sh -c umask.*/, "lock"), commands.filter((c) => c === command).length]));
+      const writer = `node ${TEND_IN_HOST}/packages/core/dist/files/user-writer-main.js`;
+      expect(tally(three.add)).toEqual({ lock: 1, "crontab -u alice -l": 3, "crontab -u alice -": 1, [writer]: 5 });
+      expect(tally(three.change)).toEqual({ lock: 1, "crontab -u alice -l": 3, "crontab -u alice -": 1, [writer]: 5 });
+      expect(tally(three.remove)).toEqual({ lock: 1, "crontab -u alice -l": 2, "crontab -u alice -": 1, [writer]: 3 });
     });
   });
 });
