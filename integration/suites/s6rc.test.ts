@@ -4,6 +4,7 @@ import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { applySpec, planSpec } from "../support/apply-spec.js";
 import { commandsOfRun, withoutRepeats } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
@@ -480,6 +481,35 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
       // Removed: one change down of the wave, then the database without it.
       expect(three.remove).toEqual(["flock -n 3", SERVICES, "s6-rc -b -l /run/s6-rc -t 60000 -d -- change …", COMPILE, "s6-rc-update -b -l /run/s6-rc DB"]);
     });
+  });
+
+  it('restart "on_failure" and "no" under s6-rc: a killed program comes back only on_failure, a clean exit stays down, and the next apply starts what stayed down', async () => {
+    const path = "/spec/policies.yaml";
+    const docs = [doc("type: Service\nname: pf\nexec: /opt/demo/bin/demo pf\nrestart: on_failure"), doc('type: Service\nname: pn\nexec: /opt/demo/bin/demo pn\nrestart: "no"')];
+    const one = async (name: string) => {
+      const pids = await livePids(host, name);
+      expect(pids).toHaveLength(1);
+      return pids[0]!;
+    };
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 2_500));
+    await applySpec(host, path, docs);
+    const [failing, once] = [await one("pf"), await one("pn")];
+    await host.mustExec(["kill", "-KILL", failing, once]);
+    await host.waitFor(async () => (await livePids(host, "pf")).some((pid) => pid !== failing), { timeoutMs: 15_000, what: "s6-supervise to restart tend-pf after SIGKILL" });
+    await settled();
+    expect(await livePids(host, "pn")).toEqual([]);
+    const restarted = await one("pf");
+    // demo exits 0 on USR1: a clean exit, which on_failure leaves down.
+    await host.mustExec(["kill", "-USR1", restarted]);
+    await host.waitFor(async () => (await livePids(host, "pf")).length === 0, { timeoutMs: 15_000, what: "tend-pf to exit" });
+    await settled();
+    expect(await livePids(host, "pf")).toEqual([]);
+    const plan = await planSpec(host, path, 2);
+    expect(plan).toMatch(/~ service:pf {2}start/);
+    expect(plan).toMatch(/~ service:pn {2}start/);
+    await applySpec(host, path, docs);
+    expect([await one("pf"), await one("pn")]).not.toContain(restarted);
+    await planSpec(host, path, 0);
   });
 
   it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", () => proveTimerNeedsCron(host, "/spec/timer.yaml", []));
