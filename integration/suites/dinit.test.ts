@@ -8,6 +8,7 @@ import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
+import { proveCrossScopeAfterRefused } from "../support/cross-scope-after.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -552,17 +553,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     });
   });
 
-  it("refuses a user service ordered after a system service at plan: no init orders services across scopes", async () => {
-    const mine = { type: "Service", name: "mine", user: true, exec: "/opt/demo/bin/demo mine", after: ["api"] };
-    await host.writeFile("/spec/cross.yaml", spec(...KEPT, mine));
-    const output = await host.expectTend(["plan", "-f", "/spec/cross.yaml"], { exitCode: 1 });
-    expect(output).toContain(
-      "error TEND_INVALID_FIELD: service:mine has an invalid `after`: names service:api, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
-    );
-    expect(output).toMatch(/at .*service:mine, field after/);
-    expect(await host.expectTend(["plan", "-f", "/spec/cross.yaml", "--user", "alice"], { exitCode: 1 })).toContain("names service:api, a system service");
-    expect(await exists("/home/alice/.config/dinit.d/tend-mine")).toBe(false);
-  });
+  it("refuses a user service ordered after a system service at plan: no init orders services across scopes", () =>
+    proveCrossScopeAfterRefused(host, "/spec/cross.yaml", (...docs) => docs.join("---\n"), KEPT.map((resource) => spec(resource)), "api", "/home/alice/.config/dinit.d/tend-mine"));
 
   describe("user services, under alice's own dinit", () => {
     const sync = {

@@ -4,6 +4,7 @@ import { mainPidsFromCgroups, TEND_SERVICES } from "../../packages/provider-syst
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
+import { proveCrossScopeAfterRefused } from "../support/cross-scope-after.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
 import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
@@ -250,15 +251,7 @@ describe("services and timers on a booted systemd", () => {
   });
 
   it("a user service after a system service fails plan in either scope, before anything is written: no init orders services across scopes", async () => {
-    const mine = doc("type: Service\nname: mine\nuser: true\nexec: /opt/demo/bin/demo mine\nafter: [web]");
-    await host.writeFile(SPEC, spec(...BASE, mine));
-    const output = await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 });
-    expect(output).toContain(
-      "error TEND_INVALID_FIELD: service:mine has an invalid `after`: names service:web, a system service, and service:mine is a user service; no init orders services across scopes (a user's manager cannot wait for the system's, nor the other way)",
-    );
-    expect(output).toMatch(/at .*service:mine, field after/);
-    expect(await host.expectTend(["apply", "-f", SPEC, "--user", "alice"], { exitCode: 1 })).toContain("names service:web, a system service");
-    expect(await exists("/home/alice/.config/systemd/user/tend-mine.service")).toBe(false);
+    await proveCrossScopeAfterRefused(host, SPEC, spec, BASE, "web", "/home/alice/.config/systemd/user/tend-mine.service");
     await host.writeFile(SPEC, spec(...BASE));
     await plan(0);
   });
