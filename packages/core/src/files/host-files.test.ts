@@ -330,6 +330,43 @@ describe.runIf(isRoot)("LocalHostFiles as root", () => {
     return root;
   }
 
+  /** This process's children running as alice: her writer, while it lives. */
+  async function alicesWriters(): Promise<number[]> {
+    const pids: number[] = [];
+    for (const name of (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry))) {
+      const status = await readFile(`/proc/${name}/status`, "utf8").catch(() => "");
+      if (/^PPid:\s+(\d+)$/m.exec(status)?.[1] === String(process.pid) && /^Uid:\s+65534\s/m.test(status)) pids.push(Number(name));
+    }
+    return pids;
+  }
+
+  it("writes an apply's batches as a user through one child, which exits once idle; the next batch starts another", async () => {
+    const root = await withAlice();
+    const files = new LocalHostFiles(root, SYSTEM);
+    const writers = new Set<number>();
+    for (let i = 0; i < 4; i += 1) {
+      await files.writeFile(`/home/alice/batch-${i}`, `${i}\n`);
+      for (const pid of await alicesWriters()) writers.add(pid);
+    }
+    expect(writers.size).toBe(1);
+    for (let i = 0; i < 60 && (await alicesWriters()).length > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await alicesWriters()).toEqual([]);
+    await files.writeFile("/home/alice/later", "later\n");
+    expect((await lstat(join(root, "home/alice/later"))).uid).toBe(65534);
+  });
+
+  it("starts another writer for the next batch when the last was killed between batches", async () => {
+    const root = await withAlice();
+    const files = new LocalHostFiles(root, SYSTEM);
+    await files.writeFile("/home/alice/first", "1\n");
+    const [writer] = await alicesWriters();
+    expect(writer).toBeDefined();
+    process.kill(writer!, "SIGKILL");
+    for (let i = 0; i < 50 && (await alicesWriters()).includes(writer!); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await files.perform([{ op: "write", path: "/home/alice/second", content: "2\n", mode: 0o644 }])).toEqual([null]);
+    expect(await readFile(join(root, "home/alice/second"), "utf8")).toBe("2\n");
+  });
+
   it("writes into a folder a user owns only as that user, even in the system scope", async () => {
     const root = await withAlice();
     const files = new LocalHostFiles(root, SYSTEM);

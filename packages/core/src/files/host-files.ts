@@ -1,22 +1,20 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Scope } from "../contract/host.js";
-import { builtFile } from "../core-package.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
 import { lookupGroup, lookupUser } from "../host/passwd.js";
 import { actorFor, runsAsRoot, type Actor } from "./acting-user.js";
 import { FolderResolver } from "./folder-resolver.js";
 import type { Ownership } from "./atomic-write.js";
-import { operationsToJson } from "./operations-json.js";
-import { failureError, performLocally, type FileOperation, type OperationFailure } from "./file-operation.js";
+import { failureError, performLocally, type FileOperation } from "./file-operation.js";
 import { fsError } from "./fs-error.js";
 import { orNull } from "./missing-as-null.js";
 import { readRegular, readRegularFile } from "./read-regular.js";
 import { shortfall, type RoomNeed, type Shortfall } from "./room-needed.js";
 import { hostPathParts, NORMAL_PATH_PATTERN } from "./host-path.js";
+import { performAsUser } from "./user-writer.js";
 import type { HostFileAccess } from "../host/host-access.js";
-import { childProcesses } from "../runner/child-process.js";
 
 /**
  * A file's or folder's permission bits and owner, as the host reports them: the owner only where tend can
@@ -264,7 +262,7 @@ export class LocalHostFiles implements HostFileAccess {
       let end = index + 1;
       while (end < operations.length && sameActor(this.safeActorOf(operations[end]!, folders), actor)) end += 1;
       const batch = operations.slice(index, end);
-      const failures = actor.kind === "self" ? performLocally(this.root, batch) : await this.performAs(actor, batch);
+      const failures = actor.kind === "self" ? performLocally(this.root, batch) : await performAsUser(actor, this.root, batch);
       if (batch.some((o) => o.op === "mkdir" || o.op === "rmdir" || o.op === "write" || o.op === "symlink" || o.op === "append")) folders.forget();
       failures.forEach((failure, i) => (results[index + i] = failure && failureError(failure)));
       index = end;
@@ -292,22 +290,6 @@ export class LocalHostFiles implements HostFileAccess {
     }
     return actor;
   }
-
-  private performAs(actor: Extract<Actor, { kind: "user" }>, operations: FileOperation[]): Promise<(OperationFailure | null)[]> {
-    // The child gets plain JSON (operationsToJson): owners dropped (it writes as itself), content whole.
-    const forUser = operations.map((operation) => ("owner" in operation ? { ...operation, owner: {} } : operation)) as FileOperation[];
-    return new Promise((resolve) => {
-      const child = childProcesses().execFile(process.execPath, [writerScript()], { uid: actor.uid, gid: actor.gid, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (error) {
-          const message = `writing as ${actor.name} (uid ${actor.uid}) failed: ${stderr.trim() || error.message}`;
-          resolve(operations.map(() => ({ code: "TEND_UNSAFE_PATH", message })));
-          return;
-        }
-        resolve(JSON.parse(stdout) as (OperationFailure | null)[]);
-      });
-      child.stdin?.end(operationsToJson(this.root, forUser));
-    });
-  }
 }
 
 /** A file's or folder's attributes as lstat gave them: its owner only as root, who can set one. */
@@ -327,11 +309,6 @@ function realRoot(root: string): string {
 function sameActor(a: Actor | undefined, b: Actor): boolean {
   if (!a) return false;
   return a.kind === "self" ? b.kind === "self" : b.kind === "user" && a.uid === b.uid;
-}
-
-/** The child's entry, in the package's dist (tests that run the sources use the built one too). */
-function writerScript(): string {
-  return builtFile("files/user-writer-main.js");
 }
 
 /** A host folder path in the one spelling the resolver caches (no trailing slash, no empty parts). */
