@@ -242,6 +242,34 @@ describe("services on a booted OpenRC", () => {
     return { old: old!, remove };
   };
 
+  it("an apply killed after it stopped a background daemon the old way, before OpenRC's record was reset: the next apply sees nothing running and starts it under supervise-daemon, where its stop would fail", async () => {
+    await apply(BASE);
+    const [old] = await livePids(host, "once");
+    expect(old).toBeDefined();
+    const supervisedOnce = `${ONCE}restart: always\n`;
+    // Kills the apply at the zap that follows the old daemon's stop (see stopKeptBy).
+    const remove = await installKillingStandIn(host, { program: "rc-service", real: "/usr/sbin/rc-service", word: "zap" });
+    try {
+      await host.writeFile(SPEC, spec(WEB, GUARD, supervisedOnce));
+      const killed = await host.tend(["apply", "-f", SPEC]);
+      expect(killed.exitCode, killed.stdout + killed.stderr).toBe(137);
+    } finally {
+      await remove();
+    }
+    // The old daemon is gone; OpenRC still counts the service started, with nothing behind it.
+    expect(await livePids(host, "once")).toEqual([]);
+    expect(await status("tend-once")).toBe("started");
+    expect(await plan(2)).toContain("~ service:once");
+    await apply([WEB, GUARD, supervisedOnce]);
+    const [now] = await livePids(host, "once");
+    expect(now).toBeDefined();
+    expect(now).not.toBe(old);
+    expect(await host.mustSh("ps -eo args")).toContain("supervise-daemon tend-once");
+    await plan(0);
+    await apply(BASE);
+    expect(await livePids(host, "once")).toHaveLength(1);
+  });
+
   it("an apply killed while its rc-service restart runs: the next apply waits for that command before it looks, so the service ends as that apply planned", async () => {
     const changed = `${ONCE}env:\n  ROUND: "2"\n`;
     const { remove } = await killAtRestart("once", [WEB, GUARD, changed], 2);

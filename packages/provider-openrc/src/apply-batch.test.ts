@@ -51,12 +51,21 @@ describe("applyChange", () => {
     expect((await run(change("change", ["start"]))).lines).toEqual(["rc-service -- tend-web restart"]);
   });
 
-  it("starts an existing service OpenRC counts started with no process recorded by resetting its record: its stop would fail", async () => {
+  it("starts, restarts and stops a service OpenRC counts started while no process it recorded lives without its own stop, which would fail: what is left of its group ended, its record reset", async () => {
     const started = { "/run/openrc/started/tend-web": { link: "/etc/init.d/tend-web" } } as const;
-    expect((await run(change("change", ["start"]), { tree: started })).lines).toEqual(["rc-service -- tend-web zap", "rc-service -- tend-web start"]);
-    // A process still recorded, dead or alive, is stopped by the restart.
-    for (const record of [{ "/run/openrc/options/tend-web/child_pid": "4301\n" }, { "/run/tend-web.pid": "4302\n" }, { "/run/supervise-tend-web.pid": "4300\n", "/proc/4300": { dir: true } }]) {
-      expect((await run(change("change", ["start"]), { tree: { ...started, ...record } })).lines).toEqual(["rc-service -- tend-web restart"]);
+    const reset = ["rc-service -- tend-web zap"];
+    for (const ops of [["start"], ["restart"]] as Operation[][]) {
+      expect((await run(change("change", ops), { tree: started })).lines, ops[0]).toEqual([...reset, "rc-service -- tend-web start"]);
+    }
+    expect((await run(change("change", ["stop"]), { tree: started })).lines).toEqual(reset);
+    // Dead records: the group supervise-daemon's child led is ended, as the script's stop_post would.
+    const dead = { ...started, "/run/openrc/options/tend-web/child_pid": "4301\n", "/run/supervise-tend-web.pid": "4300\n", "/run/tend-web.pid": "4302\n" } as const;
+    const { lines, calls } = await run(change("change", ["start"]), { tree: dead });
+    expect(calls[0]!.argv.at(-1)).toBe("4301");
+    expect(lines.slice(1)).toEqual([...reset, "rc-service -- tend-web start"]);
+    // A live process recorded is stopped by the script's own restart.
+    for (const live of [{ "/run/openrc/options/tend-web/child_pid": "4301\n", "/proc/4301": { dir: true } }, { "/run/supervise-tend-web.pid": "4300\n", "/proc/4300": { dir: true } }]) {
+      expect((await run(change("change", ["start"]), { tree: { ...started, ...live } })).lines).toEqual(["rc-service -- tend-web restart"]);
     }
     // A distro service's record is its script's business.
     expect((await run(change("change", ["start"], cron), { tree: { "/run/openrc/started/cron": { link: "/etc/init.d/cron" } } })).lines).toEqual(["openrc-run /etc/init.d/cron restart"]);

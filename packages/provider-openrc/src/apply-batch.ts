@@ -4,7 +4,7 @@ import { rcService, serviceAction } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { addToDefaultRunlevel, removeFromRunlevels } from "./runlevel-links.js";
 import { BOOT_RUNLEVELS, scriptName } from "./script-name.js";
-import { startedWithoutProcess } from "./started-without-process.js";
+import { resetStarted, startedWithoutProcess } from "./started-without-process.js";
 import { stopKeptBy } from "./stop-kept-by.js";
 import { supervisionOf, type Supervision } from "./supervision.js";
 
@@ -57,30 +57,41 @@ export async function applyChange(change: ResourceChange, ctx: ApplyContext): Pr
  * A new service gets `start`. One that exists is only given a start when it was seen not
  * running, and then a restart (see {@link restart}): OpenRC's `start` does nothing for a service
  * it still counts as started whose process died (`crashed`, or any dead background daemon on
- * Debian), while `restart` stops what is left and starts a stopped service just the same. One
- * OpenRC counts started with no process recorded at all cannot be stopped ("failed to stop"):
- * nothing is left to stop, so its record is reset (`zap`) and it is started.
+ * Debian), while `restart` stops what is left and starts a stopped service just the same.
  */
 async function start(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  if (change.action === "add") await ctx.run.run({ argv: serviceAction(change.resource, "start") });
+  else await restart(change, ctx);
+}
+
+/**
+ * Whether OpenRC counts this tend service started while no process it recorded lives (see
+ * noLiveProcess): its own stop would fail, so what is left of it is ended and its record reset
+ * instead (see resetStarted), and true is returned: it is stopped.
+ */
+async function stoppedWithoutItsStop(change: ServiceChange, ctx: ApplyContext): Promise<boolean> {
   const script = scriptName(change.resource);
-  if (change.action === "add") {
-    await ctx.run.run({ argv: serviceAction(change.resource, "start") });
-  } else if (change.resource.exec !== undefined && (await startedWithoutProcess(ctx.files, script))) {
-    await ctx.run.run({ argv: rcService(script, "zap") });
-    await ctx.run.run({ argv: rcService(script, "start") });
-  } else {
-    await restart(change, ctx);
-  }
+  if (change.resource.exec === undefined || !(await startedWithoutProcess(ctx.files, script))) return false;
+  await resetStarted(script, ctx);
+  return true;
 }
 
 /** A stop: the old way when the process is kept another way than the script on disk says. */
 async function stop(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  if (await stoppedWithoutItsStop(change, ctx)) return;
   if ((await stopUnderOldSupervision(change, ctx)) !== undefined) return;
   await ctx.run.run({ argv: serviceAction(change.resource, "stop") });
 }
 
-/** A restart: the old process stopped the old way, then the new script started, when the supervision changed. */
+/**
+ * A restart: the old process stopped the old way, then the new script started, when the
+ * supervision changed; a service with nothing left to stop only started.
+ */
 async function restart(change: ServiceChange, ctx: ApplyContext): Promise<void> {
+  if (await stoppedWithoutItsStop(change, ctx)) {
+    await ctx.run.run({ argv: rcService(scriptName(change.resource), "start") });
+    return;
+  }
   const before = await stopUnderOldSupervision(change, ctx);
   if (before === undefined) {
     await ctx.run.run({ argv: serviceAction(change.resource, "restart") });

@@ -97,14 +97,15 @@ describe("observeServices", () => {
     expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: {} });
   });
 
-  it("counts a supervised service OpenRC calls started as crashed when its records name no process, not while its supervisor is still starting it", async () => {
+  it("counts a supervised service OpenRC calls started as crashed when no process it recorded lives, not while its supervisor is still starting it", async () => {
     const status = [" tend-gone                                                         [  started  ]", " tend-early                                                        [  started  ]", ""].join("\n");
     const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: status }) });
     await writeHostTree(ctx.rootDir, {
       "/etc/init.d/tend-gone": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
       "/etc/init.d/tend-early": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-      // A supervisor gone, its pidfile left: still no process.
+      // A supervisor gone, its pidfile left, and the pidfile of a background daemon the script had before: still no process.
       "/run/supervise-tend-gone.pid": "5100\n",
+      "/run/tend-gone.pid": "5101\n",
       // A live supervisor that has not written its child's pid yet.
       "/run/supervise-tend-early.pid": "5200\n",
       "/proc/5200": { dir: true },

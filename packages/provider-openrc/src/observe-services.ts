@@ -6,7 +6,7 @@ import { readDaemon } from "./read-daemon.js";
 import { readRunlevels, runlevelsOf } from "./read-runlevels.js";
 import { scriptCanReload } from "./script-can-reload.js";
 import { BOOT_RUNLEVELS, initScriptPath, scriptName } from "./script-name.js";
-import { recordsNoProcess } from "./started-without-process.js";
+import { noLiveProcess } from "./started-without-process.js";
 import { scriptSupervision, type Supervision } from "./supervision.js";
 
 /**
@@ -58,8 +58,8 @@ async function observeState(
     const daemon = await readDaemon(ctx.files, script, supervision);
     if (daemon.pid !== undefined) details.pid = daemon.pid;
     // OpenRC still counts it started (Debian's start-stop-daemon cannot tell), but it is gone; or a
-    // supervised service's records name no process at all (a stop cut off midway, see recordsNoProcess).
-    const gone = daemon.alive === false || (daemon.pid === undefined && supervision === "supervise-daemon" && (await recordsNoProcess(ctx.files, script)));
+    // supervised service's records name no live process at all (a stop cut off midway, see noLiveProcess).
+    const gone = daemon.alive === false || (daemon.pid === undefined && supervision === "supervise-daemon" && (await noLiveProcess(ctx.files, script)));
     if (gone) {
       details.status = "crashed";
       running = false;

@@ -44,6 +44,13 @@ describe("removeService", () => {
     expect(same.lines).toEqual(["rc-service -- tend-web stop"]);
   });
 
+  it("resets, without its own stop (which would fail), a tend service OpenRC counts started while no process it recorded lives", async () => {
+    const script = { "/etc/init.d/tend-web": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n", "/run/openrc/started/tend-web": { link: "/etc/init.d/tend-web" } } as const;
+    expect((await run(web, { ...script, "/run/tend-web.pid": "4302\n" })).lines).toEqual(["rc-service -- tend-web zap"]);
+    // Stopped as OpenRC knows it: its stop, which has nothing to do.
+    expect((await run(web, { "/etc/init.d/tend-web": script["/etc/init.d/tend-web"] })).lines).toEqual(["rc-service -- tend-web stop"]);
+  });
+
   it("only disables a distro service, from default, and leaves it running", async () => {
     const { lines, root } = await run(sshd, {
       "/etc/init.d/sshd": "#!/sbin/openrc-run\n",

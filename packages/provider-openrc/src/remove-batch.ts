@@ -4,6 +4,7 @@ import { rcService } from "./rc-commands.js";
 import { readRunlevels } from "./read-runlevels.js";
 import { removeFromRunlevels } from "./runlevel-links.js";
 import { DEFAULT_RUNLEVEL, initScriptPath, scriptName } from "./script-name.js";
+import { resetStarted, startedWithoutProcess } from "./started-without-process.js";
 import { stopKeptBy } from "./stop-kept-by.js";
 import { scriptSupervision } from "./supervision.js";
 
@@ -45,6 +46,7 @@ async function removeOne(change: ResourceChange, service: Service, runlevels: Ma
     // restarting): its stop would miss it.
     const kept = await liveSupervision(ctx.files, script);
     if (kept !== undefined && kept !== scriptSupervision(text)) await stopKeptBy(kept, script, ctx);
+    else if (await startedWithoutProcess(ctx.files, script)) await resetStarted(script, ctx); // its stop would fail
     else await ctx.run.run({ argv: rcService(script, "stop") });
   }
   const removed = await removeFromRunlevels(script, runlevels, ctx, ours ? undefined : [DEFAULT_RUNLEVEL]);
