@@ -1,4 +1,5 @@
 import { resourceKey, type Observation, type ReadContext, type Resource, type Service } from "@tend/core/contract";
+import { liveSupervision } from "./live-supervision.js";
 import { parseRcStatus, type RcStatusEntry } from "./parse-rc-status.js";
 import { RC_STATUS_ARGV } from "./rc-commands.js";
 import { predictBoot } from "./predict-boot.js";
@@ -6,7 +7,6 @@ import { readDaemon } from "./read-daemon.js";
 import { readRunlevels, runlevelsOf } from "./read-runlevels.js";
 import { scriptCanReload } from "./script-can-reload.js";
 import { BOOT_RUNLEVELS, initScriptPath, scriptName } from "./script-name.js";
-import { noLiveProcess } from "./started-without-process.js";
 import { scriptSupervision, type Supervision } from "./supervision.js";
 
 /**
@@ -58,8 +58,9 @@ async function observeState(
     const daemon = await readDaemon(ctx.files, script, supervision);
     if (daemon.pid !== undefined) details.pid = daemon.pid;
     // OpenRC still counts it started (Debian's start-stop-daemon cannot tell), but it is gone; or a
-    // supervised service's records name no live process at all (a stop cut off midway, see noLiveProcess).
-    const gone = daemon.alive === false || (daemon.pid === undefined && supervision === "supervise-daemon" && (await noLiveProcess(ctx.files, script)));
+    // supervised service has no child_pid and no live daemon of either kind (see noLiveProcess):
+    // readDaemon has read the child_pid already.
+    const gone = daemon.alive === false || (daemon.pid === undefined && supervision === "supervise-daemon" && (await liveSupervision(ctx.files, script)) === undefined);
     if (gone) {
       details.status = "crashed";
       running = false;
