@@ -15,6 +15,7 @@ import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+import { serviceWave } from "../support/service-wave.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -613,7 +614,6 @@ describe("services on a booted OpenRC", () => {
 
   /** Debian's cron is a sysv script, which OpenRC runs but whose record only openrc-run keeps. */
   describe("batching: what grows with the wave is one rc-service per start, stop and restart", () => {
-    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
     /** The commands an apply of BASE and `docs` starts, each of the wave's scripts shown as "…". */
     const commands = async (docs: string[]) => {
       await host.writeFile(SPEC, spec(...BASE, ...docs));
@@ -634,8 +634,8 @@ describe("services on a booted OpenRC", () => {
       // The lock's flock, one rc-status to observe, one rc-update -u for the scripts written, and the verification's rc-status.
       const rest = ["flock -n 3", "rc-status -C -s", "rc-update -u", "rc-status -C -s"];
       await apply(BASE);
-      expect(split(await commands(many(n, 1)), "start")).toEqual({ each: n, rest });
-      expect(split(await commands(many(n, 2)), "restart")).toEqual({ each: n, rest });
+      expect(split(await commands(serviceWave(n, 1)), "start")).toEqual({ each: n, rest });
+      expect(split(await commands(serviceWave(n, 2)), "restart")).toEqual({ each: n, rest });
       // A removal has nothing to verify.
       expect(split(await commands([]), "stop")).toEqual({ each: n, rest: rest.slice(0, 3) });
       expect(await livePids(host, `b${n - 1}`)).toEqual([]);

@@ -18,6 +18,7 @@ import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
+import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
 /**
@@ -345,7 +346,6 @@ describe("services on runit (runsvdir as PID 1)", () => {
   });
 
   describe("batching: the same commands for 3 services as for 60", () => {
-    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
     /**
      * The commands an apply of BASE and `docs` starts, the wave's directories shown as one "…".
      * Left out: `sync --file-system`, which replaces the fsync of each file once a batch has many
@@ -358,10 +358,10 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
     it.each([3, 60])("%i services: adding, changing and removing them start the same commands, whatever their number", async (n) => {
       // runsvdir picks the links up; tend reads supervise/status and writes supervise/control itself: the lock's flock alone.
-      expect(await commands(many(n, 1))).toEqual(["flock -n 3"]);
+      expect(await commands(serviceWave(n, 1))).toEqual(["flock -n 3"]);
       expect(await livePids(host, "b0")).toHaveLength(1);
-      expect(await commands(many(n, 2))).toEqual(["flock -n 3"]);
-      expect((await host.readFile(`/proc/${(await livePids(host, `b${n - 1}`))[0]}/environ`)).split("\0")).toContain("ROUND=2");
+      expect(await commands(serviceWave(n, 2))).toEqual(["flock -n 3"]);
+      expect(await roundsRunning(host, `b${n - 1}`)).toEqual(["2"]);
       expect(await commands([])).toEqual(["flock -n 3", "sv -v -w 15 down …", "sv -v -w 10 exit …"]);
       expect(await livePids(host, `b${n - 1}`)).toEqual([]);
     });

@@ -9,6 +9,7 @@ import { commandsOfRun, withoutRepeats } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
+import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
@@ -437,7 +438,6 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   });
 
   describe("batching: the same s6-rc commands for 3 services as for 60", () => {
-    const many = (n: number, round: number) => Array.from({ length: n }, (_, i) => doc(`type: Service\nname: b${i}\nexec: /opt/demo/bin/demo b${i}\nrestart: always\nenv:\n  ROUND: "${round}"`));
     /**
      * The commands an apply of `docs` starts, each run of the wave's names and folders shown as
      * one "…", and the fresh database's folder as DB; a command repeated (the verification's probes)
@@ -460,13 +460,13 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
     it("adding, changing and removing 3 services or 60 start the same commands", async () => {
       // From a database tend compiled, as every later apply finds it (before the first, observing asks s6-rc-db for the boot bundle).
-      await commands(many(1, 0));
+      await commands(serviceWave(1, 0));
       await commands([]);
       const runs = async (n: number) => {
-        const add = await commands(many(n, 1));
+        const add = await commands(serviceWave(n, 1));
         expect(await livePids(host, `b${n - 1}`)).toHaveLength(1);
-        const change = await commands(many(n, 2));
-        expect((await host.readFile(`/proc/${(await livePids(host, `b${n - 1}`))[0]}/environ`)).split("\0")).toContain("ROUND=2");
+        const change = await commands(serviceWave(n, 2));
+        expect(await roundsRunning(host, `b${n - 1}`)).toEqual(["2"]);
         const remove = await commands([]);
         expect(await livePids(host, `b${n - 1}`)).toEqual([]);
         return { add, change, remove };
