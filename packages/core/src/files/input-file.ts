@@ -1,7 +1,6 @@
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { accessSync, constants, statSync } from "node:fs";
 import { sizeText } from "../output/size-text.js";
-import { foldersUpTo, sudoOwners, untrustedPath } from "./root-trust.js";
+import { changeableFile, sudoOwners } from "./root-trust.js";
 
 /**
  * The most a file an admin hands tend (a spec, an inventory) may hold. A spec of 10,000 services
@@ -48,17 +47,7 @@ export function inputFileProblem(file: string, what: string, alsoTrusted: readon
  * such as /tmp excepted: the rule of cron for /etc/cron.d and of OpenSSH for authorized_keys.
  */
 function changeableByOthers(file: string, what: string, alsoTrusted: readonly number[]): { message: string; hint: string } | undefined {
-  // Not root: nothing to resolve (every run starts here).
-  if (process.getuid?.() !== 0) return undefined;
-  const owners = [...sudoOwners(), ...alsoTrusted];
-  const given = resolve(file);
-  let real = given;
-  try {
-    real = realpathSync(given);
-  } catch {
-    // gone meanwhile: the read names it
-  }
-  const why = untrustedPath([...foldersUpTo(given, "/"), ...foldersUpTo(real, "/")], owners);
+  const why = changeableFile(file, [...sudoOwners(), ...alsoTrusted]);
   if (!why) return undefined;
   return {
     message: `refusing to read ${file} as root: ${why}`,

@@ -1,5 +1,5 @@
-import { lstatSync } from "node:fs";
-import { dirname } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 
 /**
  * As root, tend runs what a file says (a provider's code, a spec's services) only when no other
@@ -25,6 +25,24 @@ export function untrustedPath(paths: string[], owners: readonly number[] = [0]):
 export function sudoOwners(): number[] {
   const sudoUid = Number(process.env.SUDO_UID);
   return Number.isSafeInteger(sudoUid) && sudoUid > 0 ? [0, sudoUid] : [0];
+}
+
+/**
+ * As root, what another user could change of `file`: the file or a folder above it, as named and
+ * where its links lead (untrustedPath of each). Undefined when only `owners` could, and always
+ * when tend does not run as root.
+ */
+export function changeableFile(file: string, owners: readonly number[]): string | undefined {
+  // Not root: nothing to resolve (every run starts here).
+  if (process.getuid?.() !== 0) return undefined;
+  const given = resolve(file);
+  let real = given;
+  try {
+    real = realpathSync(given);
+  } catch {
+    // gone meanwhile: the read names it
+  }
+  return untrustedPath([...foldersUpTo(given, "/"), ...foldersUpTo(real, "/")], owners);
 }
 
 /** Every folder from `path` up to `top` (both included), when `path` is inside `top`. */

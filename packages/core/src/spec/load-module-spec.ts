@@ -12,6 +12,7 @@ import type { RawSpec } from "./load-yaml-spec.js";
 import { withDeadline } from "./with-deadline.js";
 import { siteOf } from "./spec-site.js";
 import { specThrew } from "./spec-threw.js";
+import { checkNativeImports, loadingAsRoot } from "./spec-import-guard.js";
 import { compileTranspiledSpec, keepTranspiledSpec, readTranspiledSpec } from "./transpiled-spec.js";
 
 /**
@@ -55,8 +56,13 @@ export async function openModuleSpec(file: string, cache?: ContentCache): Promis
 /**
  * The spec module imported with core's schemas or without (see SCHEMA_EXPORTS): through jiti, or,
  * for a TypeScript spec whose transpiled code tend's cache has, that code evaluated without jiti.
+ * As root, nothing it imports may be another user's to change (loadingAsRoot).
  */
-async function importSpec(file: string, cache: ContentCache | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
+function importSpec(file: string, cache: ContentCache | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
+  return loadingAsRoot(file, () => importSpecModule(file, cache, withSchemas));
+}
+
+async function importSpecModule(file: string, cache: ContentCache | undefined, withSchemas: boolean): Promise<{ config: TendConfig; wantedSchemas: () => boolean }> {
   const entry = (name: string) => join(CORE_CODE_DIR, `${name}.${FROM_SOURCES ? "ts" : "js"}`);
   const coreEntry = entry("index");
   const contractEntry = entry("contract/index");
@@ -81,6 +87,7 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
     // Required, not imported: an ES import of jiti's 190 kB CommonJS build has Node scan all of it
     // for its export names first (cjs-module-lexer, ~18 ms of every run with a TypeScript spec).
     const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
+    checkNativeImports();
     return createJiti(parent, {
       virtualModules: virtual,
       alias: { "@tend/core/contract": contractEntry, "@tend/core": coreEntry },
@@ -120,10 +127,10 @@ async function importSpec(file: string, cache: ContentCache | undefined, withSch
   return { config: toConfig(exported, file), wantedSchemas: () => wanted };
 }
 
-/** The spec's resource list for `host`, its failures as errors naming the file. */
+/** The spec's resource list for `host`, its failures as errors naming the file (what it imports meanwhile as root checked too). */
 async function buildList(config: TendConfig, host: HostFacts, file: string): Promise<ResourceList> {
   try {
-    return await withDeadline(Promise.resolve().then(() => config.resources(host)), file);
+    return await loadingAsRoot(file, () => withDeadline(Promise.resolve().then(() => config.resources(host)), file));
   } catch (error) {
     throw specThrew(error, file, "failed while building the resource list");
   }
