@@ -9,6 +9,7 @@ import { proveModeDrift } from "../support/file-modes.js";
 import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveCrossScopeAfterRefused } from "../support/cross-scope-after.js";
+import { proveVerifyAcrossClockStep } from "../support/clock-step.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -638,6 +639,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
   it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", () => proveTimerNeedsCron(host, "/spec/timer.yaml", []));
 
+  it("verifies a service it started and one it restarted while the wall clock steps a year forward, then back (reliability #22)", () => proveVerifyAcrossClockStep(host, "/spec/clockstep.yaml", []), 120_000);
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/dinit.d/tend-olddef"), 120_000);
 
   it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/dinit.d/tend-modes"), 120_000);

@@ -10,6 +10,7 @@ import { installKillingStandIn } from "../support/killing-stand-in.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootDisabledService, proveBootTruth } from "../support/boot-truth.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { proveVerifyAcrossClockStep } from "../support/clock-step.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
@@ -685,6 +686,7 @@ describe("services on a booted OpenRC", () => {
     }
   });
 
+  it("verifies a service it started and one it restarted while the wall clock steps a year forward, then back (reliability #22)", () => proveVerifyAcrossClockStep(host, "/spec/clockstep.yaml", []), 120_000);
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/init.d/tend-olddef"), 120_000);
 
   it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/init.d/tend-modes"), 120_000);

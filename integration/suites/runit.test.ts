@@ -12,6 +12,7 @@ import { GREETING } from "../support/greeting.js";
 import { GUARD, ONCE, WEB } from "../support/restart-policy-services.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { proveModeDrift } from "../support/file-modes.js";
+import { proveVerifyAcrossClockStep } from "../support/clock-step.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { killApplyWhen } from "../support/killing-stand-in.js";
 import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
@@ -601,6 +602,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     await plan(0);
   });
 
+  it("verifies a service it started and one it restarted while the wall clock steps a year forward, then back (reliability #22)", () => proveVerifyAcrossClockStep(host, "/spec/clockstep.yaml", []), 120_000);
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/sv/tend-olddef/run"), 120_000);
 
   it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/sv/tend-modes/run"), 120_000);

@@ -7,6 +7,7 @@ import { proveModeDrift } from "../support/file-modes.js";
 import { applySpec, planSpec } from "../support/apply-spec.js";
 import { commandsOfRun, withoutRepeats } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
+import { proveVerifyAcrossClockStep } from "../support/clock-step.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
@@ -514,6 +515,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
   it("fails plan for a timer: this host has /etc/cron.d but no cron daemon that would run it", () => proveTimerNeedsCron(host, "/spec/timer.yaml", []));
 
+  it("verifies a service it started and one it restarted while the wall clock steps a year forward, then back (reliability #22)", () => proveVerifyAcrossClockStep(host, "/spec/clockstep.yaml", []), 120_000);
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/s6/sv/tend-olddef/run"), 120_000);
 
   it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/s6/sv/tend-modes/run"), 120_000);

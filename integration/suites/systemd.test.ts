@@ -11,6 +11,7 @@ import { EXEC_FORMS, hupsReceived, livePids, startedPids, type ExecForm } from "
 import { GREETING } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { proveKilledBeforeLoad } from "../support/killed-before-load.js";
+import { proveVerifyAcrossClockStep } from "../support/clock-step.js";
 import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
@@ -925,6 +926,7 @@ systemd:
     }, 120_000);
   });
 
+  it("verifies a service it started and one it restarted while the wall clock steps a year forward, then back (reliability #22)", () => proveVerifyAcrossClockStep(host, "/spec/clockstep.yaml", []), 120_000);
   it("restarts a service whose init runs an older definition than the file on disk, without rewriting it", () => proveOlderDefinitionRestart(host, "/spec/olddef.yaml", [], "/etc/systemd/system/tend-olddef.service", async () => expect(await host.mustSh("systemctl show -p NeedDaemonReload --value tend-olddef.service")).toBe("no\n")), 120_000);
 
   it("sets back in place a mode loosened by hand: the service's own file without a restart, a File it restarts on with one", () => proveModeDrift(host, "/spec/modes.yaml", [], "/etc/systemd/system/tend-modes.service"), 120_000);
