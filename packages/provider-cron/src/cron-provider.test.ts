@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FakeCrontab } from "./__fixtures__/fake-crontab.js";
 import { PROGRAMS, writePrograms } from "./__fixtures__/write-programs.js";
 import provider, { createCronProvider } from "./index.js";
+import { CRON_NOT_RUNNING } from "./running-cron.js";
 
 const timer = (fields: Partial<Timer>): Timer => ({ type: "timer", name: "gc", exec: "/usr/local/bin/tend gc", schedule: "@weekly", ...fields });
 const change = (resource: Timer, action: ResourceChange["action"], ops: ResourceChange["ops"]): ResourceChange => ({
@@ -62,6 +63,8 @@ describe("the cron provider", () => {
     expect(observed.get("timer:backup")).toEqual({
       exists: true,
       details: { cron: "crontab of alice", schedule: "30 2 * * *", next: new Date(2026, 0, 6, 2, 30).toISOString() },
+      // This made-up host runs no cron.
+      warnings: [CRON_NOT_RUNNING],
     });
     expect(observed.get("timer:other")?.exists).toBe(false);
     expect(observed.get("timer:other")?.state).toBeUndefined();

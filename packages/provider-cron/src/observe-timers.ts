@@ -1,6 +1,7 @@
 import { nextFirings, parseSchedule, type Observation, type ReadContext, type Resource, type Timer } from "@tend/core/contract";
 import type { CrontabBlockStore } from "./crontab-block-store.js";
 import { cronFilePath } from "./render-cron-file.js";
+import { CRON_NOT_RUNNING, runningCron } from "./running-cron.js";
 import { staleZoneWarning } from "./stale-zone.js";
 
 /**
@@ -19,7 +20,9 @@ export async function observeTimers(
   const users = new Set(timers.filter((t) => t.user).map(() => userOf(ctx)));
   const blocks = new Map<string, Map<string, string>>();
   for (const user of users) blocks.set(user, await store.blocksOf(user, ctx));
-  const staleZone = timers.length > 0 ? await staleZoneWarning(ctx) : undefined;
+  // Warnings are for a plan: an apply's check after its changes asks only for what it compares.
+  const cron = timers.length > 0 && ctx.purpose !== "check" ? await runningCron(ctx) : undefined;
+  const warning = cron === null ? CRON_NOT_RUNNING : await staleZoneWarning(ctx, cron);
   for (const timer of timers) {
     const where = timer.user ? `crontab of ${userOf(ctx)}` : cronFilePath(timer.name);
     const exists = timer.user ? (blocks.get(userOf(ctx))?.has(timer.name) ?? false) : await ctx.files.exists(where);
@@ -27,7 +30,7 @@ export async function observeTimers(
     observed.set(`timer:${timer.name}`, {
       exists,
       details: { cron: where, schedule: timer.schedule, ...(next ? { next: next.toISOString() } : {}) },
-      ...(staleZone ? { warnings: [staleZone] } : {}),
+      ...(warning ? { warnings: [warning] } : {}),
     });
   }
   return observed;

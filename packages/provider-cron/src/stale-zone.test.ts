@@ -2,6 +2,7 @@ import { lutimes, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyContext } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
+import { runningCron } from "./running-cron.js";
 import { staleZoneWarning } from "./stale-zone.js";
 
 const BOOT = 1_700_000_000; // seconds since the epoch
@@ -25,21 +26,23 @@ async function host(zoneAt: number, options: { comm?: string; offline?: boolean 
   return ctx;
 }
 
+const warningOf = async (ctx: Awaited<ReturnType<typeof host>>) => staleZoneWarning(ctx, await runningCron(ctx));
+
 describe("staleZoneWarning", () => {
   it("warns when the time zone changed after cron started, naming cron's pid and when", async () => {
     const changed = CRON_STARTED + 3_600_000;
-    expect(await staleZoneWarning(await host(changed))).toBe(
+    expect(await warningOf(await host(changed))).toBe(
       `cron (pid 321) started before the time zone changed (${new Date(changed).toISOString()}): it fires timers in the zone it started with until it is restarted`,
     );
   });
 
   it("says nothing when cron started after the change, within the clocks' whole seconds, or is not what the pid file names", async () => {
-    expect(await staleZoneWarning(await host(CRON_STARTED - 3_600_000)), "before").toBeUndefined();
-    expect(await staleZoneWarning(await host(CRON_STARTED + 1000)), "slack").toBeUndefined();
-    expect(await staleZoneWarning(await host(CRON_STARTED + 3_600_000, { comm: "sshd" }))).toBeUndefined();
+    expect(await warningOf(await host(CRON_STARTED - 3_600_000)), "before").toBeUndefined();
+    expect(await warningOf(await host(CRON_STARTED + 1000)), "slack").toBeUndefined();
+    expect(await warningOf(await host(CRON_STARTED + 3_600_000, { comm: "sshd" }))).toBeUndefined();
   });
 
   it("says nothing in an image root, where no cron runs", async () => {
-    expect(await staleZoneWarning(await host(CRON_STARTED + 3_600_000, { offline: true }))).toBeUndefined();
+    expect(await warningOf(await host(CRON_STARTED + 3_600_000, { offline: true }))).toBeUndefined();
   });
 });
