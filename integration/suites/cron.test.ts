@@ -225,6 +225,26 @@ describe("cron timers on a runit host", () => {
     }
   });
 
+  it("warns at each timer while no cron daemon runs, and no more once cron runs again", async () => {
+    const warning = "timer:tick warning: no cron daemon is running here: the timer is in place, but nothing runs it until cron does";
+    await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).not.toContain(warning);
+    try {
+      await host.mustExec(["sv", "-w", "10", "down", "cron"]);
+      await host.waitFor(async () => (await host.exec(["pgrep", "-x", "cron"])).exitCode === 1, { timeoutMs: 30_000, what: "cron to end" });
+      const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC, "--detailed-exitcode"]);
+      expect(plan, plan).toContain(warning);
+      // A warning, not a change: the timer itself is in place.
+      expect(plan).toContain("0 to add, 0 to change, 0 to remove");
+      await host.mustExec(["sv", "-w", "10", "up", "cron"]);
+      await host.waitFor(async () => (await host.exec(["sh", "-c", "kill -0 $(cat /run/crond.pid)"])).exitCode === 0, { timeoutMs: 30_000, what: "cron to run again" });
+      expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).not.toContain(warning);
+    } finally {
+      await host.mustExec(["sv", "-w", "10", "up", "cron"]);
+      await host.expectTend(["apply", "-f", EMPTY_SPEC]);
+    }
+  });
+
   describe("read-only commands change nothing (G2)", () => {
     const conf = (content: string) => `tend: v1alpha1\ntype: File\nname: pure-conf\npath: /etc/pure/pure.conf\ncontent: "${content}\\n"\n`;
     const tick = (schedule: string) => TICK.replace("name: tick", "name: pure-tick").replace('"* * * * *"', `"${schedule}"`);

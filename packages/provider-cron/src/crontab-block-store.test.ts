@@ -120,6 +120,22 @@ describe("CrontabBlockStore", () => {
     expect(fake.installs).toHaveLength(2);
   });
 
+  it("keeps each host's crontab apart: two fleet hosts with a user of the same name, planned side by side", async () => {
+    const store = new CrontabBlockStore({ asRoot: true });
+    const hosts = await Promise.all(
+      ["# web's own\n", "# db's own\n"].map(async (text) => {
+        const fake = new FakeCrontab();
+        const ctx = await applyContext({ init: "runit", scope: "user", runner: fake.runner });
+        await writePrograms(ctx.rootDir, { "/usr/bin/crontab": PROGRAMS.crontab });
+        fake.crontabs.set("alice", text);
+        return { fake, ctx };
+      }),
+    );
+    for (const { ctx } of hosts) await store.read(["crontab alice: tend:backup"], ctx);
+    for (const { ctx } of hosts) await store.write([{ artifact: artifact("backup"), content: block("backup", "* * * * * x"), expected: null }], ctx);
+    expect(hosts.map(({ fake }) => fake.crontabs.get("alice"))).toEqual([`# web's own\n${block("backup", "* * * * * x")}`, `# db's own\n${block("backup", "* * * * * x")}`]);
+  });
+
   it("stops when the crontab changed after the plan read it (a `crontab -e` in between)", async () => {
     const { fake, ctx, store } = await setup();
     fake.crontabs.set("alice", "# mine\n");

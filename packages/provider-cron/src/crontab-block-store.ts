@@ -20,10 +20,12 @@ type BlockChange = Parameters<ArtifactStore["write"]>[0][number];
  * `crontab <user>: tend:<name>`. One `crontab -l` per user and call. It remembers the whole text
  * each crontab had when read for the plan; `write` reads it again under the lock and refuses if
  * anything in it changed since (a `crontab -e` in between), then installs the spliced text with
- * one `crontab -` per user, touching nothing outside tend's blocks.
+ * one `crontab -` per user, touching nothing outside tend's blocks. What it remembers is kept by
+ * host (its files), then by root and user: one provider serves every host of a fleet, side by
+ * side, and two hosts may each have an alice.
  */
 export class CrontabBlockStore implements ArtifactStore {
-  private readonly planned = new Map<string, string>();
+  private readonly plannedByHost = new WeakMap<ReadContext["files"], Map<string, string>>();
   private readonly asRoot: boolean | undefined;
 
   constructor(options: CrontabBlockStoreOptions = {}) {
@@ -34,7 +36,7 @@ export class CrontabBlockStore implements ArtifactStore {
     const found = new Map<string, string | null>();
     for (const [user, keys] of keysByUser(paths)) {
       const { text, parsed } = await this.load(user, ctx);
-      this.planned.set(cacheKey(user, ctx), text);
+      this.planned(ctx).set(cacheKey(user, ctx), text);
       for (const [key, name] of keys) found.set(key, parsed.blocks.get(name) ?? null);
     }
     return found;
@@ -44,7 +46,7 @@ export class CrontabBlockStore implements ArtifactStore {
     const installs: { user: string; text: string }[] = [];
     for (const [user, userChanges] of changesByUser(changes)) {
       const { text, parsed } = await this.load(user, ctx);
-      const planned = this.planned.get(cacheKey(user, ctx));
+      const planned = this.planned(ctx).get(cacheKey(user, ctx));
       if (planned !== undefined && planned !== text) throw crontabErrors.changed(user, "its lines differ from those read for the plan");
       const updates = new Map<string, string | null>();
       for (const { name, change } of userChanges) {
@@ -53,7 +55,7 @@ export class CrontabBlockStore implements ArtifactStore {
       }
       const next = spliceCrontab(parsed, updates);
       if (next === text) {
-        this.planned.set(cacheKey(user, ctx), next);
+        this.planned(ctx).set(cacheKey(user, ctx), next);
         continue;
       }
       assertInstallable(user, text, next);
@@ -61,7 +63,7 @@ export class CrontabBlockStore implements ArtifactStore {
     }
     for (const { user, text } of installs) {
       await installCrontab(user, text, ctx.run, this.access(ctx));
-      this.planned.set(cacheKey(user, ctx), text);
+      this.planned(ctx).set(cacheKey(user, ctx), text);
     }
   }
 
@@ -81,6 +83,13 @@ export class CrontabBlockStore implements ArtifactStore {
       text = "";
     }
     return { text, parsed: parseCrontab(text, user) };
+  }
+
+  /** The texts read for the plan on this host. */
+  private planned(ctx: ReadContext): Map<string, string> {
+    let planned = this.plannedByHost.get(ctx.files);
+    if (!planned) this.plannedByHost.set(ctx.files, (planned = new Map()));
+    return planned;
   }
 
   private access(ctx: ReadContext): CrontabAccess {

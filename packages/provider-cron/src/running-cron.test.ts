@@ -1,11 +1,8 @@
-import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Timer } from "@tend/core";
-import { LocalHostFiles } from "@tend/core";
 import { applyContext } from "@tend/testkit";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import provider from "./index.js";
 import { CRON_NOT_RUNNING, runningCron } from "./running-cron.js";
 
@@ -34,19 +31,19 @@ describe("runningCron", () => {
     expect(await runningCron(await host(undefined, "S", true))).toBeUndefined();
   });
 
-  it("on the host tend runs on, finds a cron whose pid file is gone in /proc, and none once it ends", async () => {
-    const ctx = await applyContext({ init: "runit" });
-    const local = { ...ctx, files: new LocalHostFiles(undefined, ctx.scope) };
-    expect(await runningCron(local), "a cron daemon runs on this machine").toBeNull();
-    // A program named cron, as the kernel names it (comm), without a pid file.
-    const dir = await mkdtemp(join(tmpdir(), "tend-cron-"));
-    await copyFile("/bin/sleep", join(dir, "cron"));
-    const fake = spawn(join(dir, "cron"), ["60"], { stdio: "ignore" });
-    onTestFinished(() => void fake.kill("SIGKILL"));
-    await new Promise((resolve) => fake.once("spawn", resolve));
-    expect((await runningCron(local))?.pid).toBe(String(fake.pid));
-    fake.kill("SIGKILL");
-    await new Promise((resolve) => fake.once("exit", resolve));
+  it("on the host tend runs on, finds a cron whose pid file is gone in /proc, and none once it is a zombie; a fleet host is not searched", async () => {
+    const ctx = await host(undefined);
+    // This machine's own /proc shows the test hosts' processes too (their crons included): a
+    // made-up /proc, read as the host tend runs on would be.
+    const local = { ...ctx, files: Object.assign(Object.create(ctx.files) as typeof ctx.files, { local: true }) };
+    const proc = (pid: number, comm: string, state = "S") => mkdir(join(ctx.rootDir, `proc/${pid}`), { recursive: true }).then(() => writeFile(join(ctx.rootDir, `proc/${pid}/stat`), `${pid} (${comm}) ${state} 1\n`));
+    await proc(1, "runsvdir");
+    await proc(55, "cronolog");
+    await proc(77, "cron");
+    await writeFile(join(ctx.rootDir, "proc/stat"), "btime 1\n");
+    expect((await runningCron(local))?.pid).toBe("77");
+    expect(await runningCron(ctx), "not the host tend runs on").toBeNull();
+    await proc(77, "cron", "Z");
     expect(await runningCron(local)).toBeNull();
   });
 });
