@@ -137,6 +137,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("adds services: writes, enables and starts them, and they verify", async () => {
+    // Its own spec (the test before wrote the same), so it also runs alone (-t).
+    await host.writeFile(SYSTEM_SPEC, spec(...BASE));
     await host.writeFile("/etc/dinit.d/network", "type = internal\n");
     const plan = await host.expectTend(["plan", "-f", SYSTEM_SPEC]);
     expect(plan).toContain("+ service:web");
