@@ -81,11 +81,22 @@ export function checkNativeImports(): void {
 }
 
 function guardedRead(this: unknown, ...args: Parameters<typeof fs.readFileSync>): ReturnType<typeof fs.readFileSync> {
-  const [path] = args;
-  // Node's ES loader reads a CommonJS module by its file: URL, as a string.
-  const file = typeof path === "string" ? (path.startsWith("file:") ? fileURLToPath(path) : path) : path instanceof URL && path.protocol === "file:" ? fileURLToPath(path) : Buffer.isBuffer(path) ? path.toString() : undefined;
+  const file = pathRead(args[0]);
   if (file !== undefined && MODULE_FILE.test(file)) refuseChangeable(file);
   return original!.apply(this, args);
+}
+
+/** The file a read names (a descriptor names none; a URL that is no file path is left to the read, which fails). */
+function pathRead(path: unknown): string | undefined {
+  if (Buffer.isBuffer(path)) return path.toString();
+  // Node's ES loader reads a CommonJS module by its file: URL, as a string.
+  const url = path instanceof URL ? path : typeof path === "string" && path.startsWith("file:") ? path : undefined;
+  if (url === undefined) return typeof path === "string" ? path : undefined;
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
 }
 
 function guardedCompile(this: unknown, content: string, filename: string, ...rest: unknown[]): unknown {
