@@ -104,7 +104,19 @@ describe.runIf(process.getuid?.() === 0)("a module spec's imports, as root", () 
     expect([ran("esm-bad"), ran("cjs-bad")]).toEqual([false, false]);
   });
 
-  it("leaves Node's readFileSync and CommonJS compile as they were once the spec is loaded, and the code's own reads of data files alone", async () => {
+  it("checks a native addon before Node loads it", async () => {
+    // Not a real addon: a trusted one reaches dlopen, which refuses its bytes; another user's never does.
+    const { dir } = await project({
+      "tend.config.ts": `import { createRequire } from "node:module";\nconst addon = createRequire(import.meta.url)("./addon.node");\nexport default [{ type: "file", name: "motd", path: "/etc/motd", content: String(addon) }];\n`,
+      "addon.node": "not an ELF file\n",
+    });
+    const spec = join(dir, "tend.config.ts");
+    expect((await failure(spec))?.message).toMatch(/invalid ELF header|file too short/);
+    await chown(join(dir, "addon.node"), 65534, 65534);
+    expect((await failure(spec))?.message).toBe(`refusing to load ${join(dir, "addon.node")} as root for ${spec}: ${join(dir, "addon.node")} belongs to uid 65534, who could change what root would run`);
+  });
+
+  it("leaves Node's readFileSync, CommonJS compile and dlopen as they were once the spec is loaded, and the code's own reads of data files alone", async () => {
     const { dir } = await project({
       "tend.config.ts": `import { readFileSync } from "node:fs";\nexport default [{ type: "file", name: "motd", path: "/etc/motd", content: readFileSync(${JSON.stringify("DATA")}, "utf8") }];\n`,
     });
@@ -112,8 +124,8 @@ describe.runIf(process.getuid?.() === 0)("a module spec's imports, as root", () 
     await writeFile(data, "hello");
     await chown(data, 65534, 65534);
     await writeFile(join(dir, "tend.config.ts"), readFileSync(join(dir, "tend.config.ts"), "utf8").replace("DATA", data));
-    const before = [fs.readFileSync, Module.prototype._compile];
+    const before = [fs.readFileSync, Module.prototype._compile, process.dlopen];
     expect((await openSpec(join(dir, "tend.config.ts")).then((o) => o.build(HOST))).resources[0]).toMatchObject({ content: "hello" });
-    expect([fs.readFileSync, Module.prototype._compile]).toEqual(before);
+    expect([fs.readFileSync, Module.prototype._compile, process.dlopen]).toEqual(before);
   });
 });

@@ -24,6 +24,8 @@ type Compile = (this: unknown, content: string, filename: string, ...rest: unkno
 /** Node's own CommonJS compile, while a window has it checked. */
 let originalCompile: Compile | undefined;
 const moduleProto = (nodeModule.Module as unknown as { prototype: { _compile: Compile } }).prototype;
+/** Node's own loading of a native addon (a `.node` file), while a window has it checked. */
+let originalDlopen: typeof process.dlopen | undefined;
 /** How many windows are open, shared with the import hooks' thread (spec-import-hooks.ts). */
 let hooksActive: Int32Array | undefined;
 
@@ -33,8 +35,8 @@ let hooksActive: Int32Array | undefined;
  * the sudo user's, down to `/`, writable by no one else; see changeableFile). A tend.config.ts
  * imports its own files and packages through jiti, which reads each with `fs.readFileSync` before
  * it evaluates it; what jiti leaves to Node passes Node's CommonJS compile (each file, whoever read
- * it: Node's ES loader reads a CommonJS package's re-exported files itself) or, for an ES module,
- * Node's load hook (checkNativeImports). A refusal is the spec's error, naming the module, even
+ * it: Node's ES loader reads a CommonJS package's re-exported files itself), its loading of a
+ * native addon (`process.dlopen`) or, for an ES module, Node's load hook (checkNativeImports). A refusal is the spec's error, naming the module, even
  * where the code that asked caught it. Not root: `load` alone.
  */
 export async function loadingAsRoot<T>(spec: string, load: () => Promise<T>): Promise<T> {
@@ -46,6 +48,8 @@ export async function loadingAsRoot<T>(spec: string, load: () => Promise<T>): Pr
     fs.readFileSync = guardedRead as typeof fs.readFileSync;
     originalCompile = moduleProto._compile;
     moduleProto._compile = guardedCompile;
+    originalDlopen = process.dlopen;
+    process.dlopen = guardedDlopen;
   }
   if (hooksActive) Atomics.add(hooksActive, 0, 1);
   let result: T;
@@ -61,6 +65,8 @@ export async function loadingAsRoot<T>(spec: string, load: () => Promise<T>): Pr
       original = undefined;
       moduleProto._compile = originalCompile!;
       originalCompile = undefined;
+      process.dlopen = originalDlopen!;
+      originalDlopen = undefined;
     }
   }
   if (window.refused) throw window.refused;
@@ -102,6 +108,11 @@ function pathRead(path: unknown): string | undefined {
 function guardedCompile(this: unknown, content: string, filename: string, ...rest: unknown[]): unknown {
   refuseChangeable(filename);
   return originalCompile!.call(this, content, filename, ...rest);
+}
+
+function guardedDlopen(this: unknown, module: object, filename: string, ...rest: unknown[]): void {
+  refuseChangeable(filename);
+  (originalDlopen as (this: unknown, ...args: unknown[]) => void).call(this, module, filename, ...rest);
 }
 
 function refuseChangeable(file: string): void {
