@@ -46,7 +46,7 @@ async function removeOne(change: ResourceChange, service: Service, runlevels: Ma
     // restarting): its stop would miss it.
     const kept = await liveSupervision(ctx.files, script);
     if (kept !== undefined && kept !== scriptSupervision(text)) await stopKeptBy(kept, script, ctx);
-    else if (await startedWithoutProcess(ctx.files, script)) await resetStarted(script, ctx); // its stop would fail
+    else if (await startedWithoutProcess(ctx.files, script, { live: kept })) await resetStarted(script, ctx); // its stop would fail
     else await ctx.run.run({ argv: rcService(script, "stop") });
   }
   const removed = await removeFromRunlevels(script, runlevels, ctx, ours ? undefined : [DEFAULT_RUNLEVEL]);

@@ -3,6 +3,12 @@ import { liveSupervision } from "./live-supervision.js";
 import { endGroupCommand, readProcessGroup } from "./process-group.js";
 import { rcService } from "./rc-commands.js";
 import { parsePid } from "./read-daemon.js";
+import type { Supervision } from "./supervision.js";
+
+/** What a caller has just read of the service: its {@link liveSupervision}, not to be read again. */
+export interface KnownLiveness {
+  live: Supervision | undefined;
+}
 
 /**
  * Whether no process OpenRC recorded for a tend service lives: no live `child_pid` of
@@ -13,15 +19,15 @@ import { parsePid } from "./read-daemon.js";
  * a service started with nothing behind it. `rc-status` then says `started`, and where the
  * script on disk is supervised its `stop` fails ("failed to stop"), so a restart does too.
  */
-export async function noLiveProcess(files: HostFiles, script: string): Promise<boolean> {
+async function noLiveProcess(files: HostFiles, script: string, known?: KnownLiveness): Promise<boolean> {
   const child = parsePid(await files.readFile(`/run/openrc/options/${script}/child_pid`));
   if (child !== undefined && (await files.exists(`/proc/${child}`))) return false;
-  return (await liveSupervision(files, script)) === undefined;
+  return (known ? known.live : await liveSupervision(files, script)) === undefined;
 }
 
 /** OpenRC counts the service started (its link in /run/openrc/started) while no process it recorded lives: see {@link noLiveProcess}. */
-export async function startedWithoutProcess(files: HostFiles, script: string): Promise<boolean> {
-  return (await files.exists(`/run/openrc/started/${script}`)) && (await noLiveProcess(files, script));
+export async function startedWithoutProcess(files: HostFiles, script: string, known?: KnownLiveness): Promise<boolean> {
+  return (await files.exists(`/run/openrc/started/${script}`)) && (await noLiveProcess(files, script, known));
 }
 
 /**
