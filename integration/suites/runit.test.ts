@@ -407,6 +407,25 @@ describe("services on runit (runsvdir as PID 1)", () => {
       },
     );
 
+    // The core unlinks it before the stop; runsvdir's scan can fall in between and end its runsv first.
+    it("stop and disable of a distro service whose runsv runsvdir ends before the stop: the stop is done, not a failure", async () => {
+      await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
+      await apply([...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: running, enabled: true}")]);
+      expect(await livePids(host, "demo-distro")).toHaveLength(1);
+      // An sv that, asked to stop, first waits for that runsv to be gone: the scan always wins.
+      const waits = "for i in $(seq 150); do pgrep -x -f 'runsv demo-distro' >/dev/null || { touch /run/runsv-was-gone; break; }; sleep 0.1; done";
+      await host.writeFile("/usr/local/sbin/sv", `#!/bin/sh\nif [ "$1" = stop ]; then ${waits}; fi\nexec /usr/bin/sv "$@"\n`, { mode: 0o755 });
+      try {
+        await apply([...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: stopped, enabled: false}")]);
+      } finally {
+        await host.mustSh("rm -f /usr/local/sbin/sv");
+      }
+      expect((await host.exec(["test", "-e", "/run/runsv-was-gone"])).exitCode).toBe(0);
+      expect(await livePids(host, "demo-distro")).toEqual([]);
+      expect(await missing("/etc/runit/runsvdir/default/demo-distro")).toBe(true);
+      await plan(0);
+    });
+
     it("refuses a distro service running but disabled at plan: runsv supervises only what is linked", async () => {
       await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: running, enabled: false}")));
       expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("cannot run without being enabled");

@@ -315,6 +315,22 @@ describe("apply: operations", () => {
     await applyChange(change("change", service("sshd", { desired: { state: "stopped", enabled: false } }), ["disable"]), ctx);
     expect(await readlink(link).catch(() => null)).toBeNull();
   });
+
+  // The core removed the link before this ran; runsvdir's next scan stops the service and ends its runsv.
+  it("stop and disable of a distro service: no wait for a runsv, and a runsv runsvdir has already ended is that stop done", async () => {
+    const gone = { exitCode: 1, stdout: "fail: /etc/sv/sshd: runsv not running\n" };
+    const runner = new RecordingRunner().on("sv stop /etc/sv/sshd", gone);
+    const ctx = await applyContext({ init: "runit", runner });
+    await applyChange(change("change", service("sshd", { desired: { state: "stopped", enabled: false } }), ["stop", "disable"]), ctx);
+    expect(runner.lines).toEqual(["sv stop /etc/sv/sshd"]);
+
+    const timeout = { exitCode: 1, stdout: "timeout: run: /etc/sv/sshd: (pid 4213) 18s, want down, got TERM\n" };
+    const stuck = await applyContext({ init: "runit", runner: new RecordingRunner().on("sv stop /etc/sv/sshd", timeout) });
+    await expect(applyChange(change("change", service("sshd", { desired: { state: "stopped", enabled: false } }), ["stop", "disable"]), stuck)).rejects.toMatchObject({
+      code: "TEND_COMMAND_FAILED",
+      message: "`sv stop /etc/sv/sshd` exited 1: timeout: run: /etc/sv/sshd: (pid 4213) 18s, want down, got TERM",
+    });
+  });
 });
 
 describe("remove", () => {

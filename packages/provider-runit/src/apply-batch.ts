@@ -5,7 +5,7 @@ import type { SvStatus } from "./parse-sv-status.js";
 import { rendersDownFile } from "./down-file.js";
 import { serviceLayout, type ServiceLayout } from "./service-layout.js";
 import { restartServices } from "./restart-services.js";
-import { svBatch, type SvTarget } from "./sv-batch.js";
+import { failedUnlessRunsvGone, svBatch, type SvTarget } from "./sv-batch.js";
 import { svSignalCommand } from "./sv-signal-command.js";
 import { holdsDownNow, holdsTransientDown } from "./transient-down.js";
 import { ensureUserRunsvdir, scopeRunsvdir } from "./user-runsvdir.js";
@@ -49,7 +49,11 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
   const supervised = ctx.offline ? new Map<string, SvStatus>() : await awaitRunsv(live().filter(needsRunsv), ctx, failures);
 
   // `sv stop` waits (up to 7 s) until each is down, ./finish included: a stop is done when apply goes on.
-  if (!ctx.offline) record(await svBatch(ctx, ["stop"], targets(live().filter(bringsDown))));
+  if (!ctx.offline) {
+    const stopping = live().filter(bringsDown);
+    record(await svBatch(ctx, ["stop"], targets(stopping.filter((item) => !unlinked(item)))));
+    record(await svBatch(ctx, ["stop"], targets(stopping.filter(unlinked)), { failed: failedUnlessRunsvGone }));
+  }
   for (const item of live()) {
     try {
       await fileWork(item, ctx);
@@ -102,8 +106,21 @@ function addedStopped(item: Item): boolean {
   return item.change.action === "add" && desired?.state === "stopped" && !(item.layout.distro && desired.enabled === false);
 }
 
-/** Whether the operations after the writes need a runsv on the directory: a tend service that is added, and any service with an sv command to come. */
+/**
+ * A distro service being disabled: the core has already removed its link, so runsvdir, at its
+ * next scan, stops the service and ends its runsv (runsv exits once the service is down). A stop
+ * then finds a runsv, or none because that stop is done; nothing waits for one.
+ */
+function unlinked(item: Item): boolean {
+  return item.layout.distro && item.change.ops.includes("disable");
+}
+
+/**
+ * Whether the operations after the writes need a runsv on the directory: a tend service that is
+ * added, and any service with an sv command to come, except one whose link is gone ({@link unlinked}).
+ */
 function needsRunsv(item: Item): boolean {
+  if (unlinked(item)) return false;
   const runtime = item.change.ops.some((op) => RUNTIME_OPS.includes(op));
   return item.held || ((runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item)));
 }

@@ -23,6 +23,9 @@ export interface SvBatchOptions {
 /** `timeout:`, and `fail:` or `warning:` without sv's `ok:` (`ok: DIR: runsv not running` is what `sv -v exit` waits for). */
 const FAILED = (status: SvStatus) => status.checked === false || (status.error !== undefined && status.checked !== true);
 
+/** A failure by sv's default rule, except `fail: DIR: runsv not running`: for a service whose runsv may be gone by design. */
+export const failedUnlessRunsvGone = (status: SvStatus): boolean => FAILED(status) && status.error !== "runsv not running";
+
 /**
  * Runs `sv ARGS… DIR…` once for many service directories (in chunks of {@link SV_BATCH}) and
  * pins each failure on its resource: sv exits with the number of directories it failed on and
