@@ -153,6 +153,7 @@ describe("services on a booted OpenRC", () => {
   });
 
   it("a supervised service OpenRC still counts started when its supervisor, its program and their records are gone (a stop cut off before OpenRC recorded it): plan sees it stopped, and apply starts it, where a restart would fail to stop it", async () => {
+    await apply(BASE); // its own starting point, so that it also runs alone
     const before = await childPid("tend-web");
     // What supervise-daemon's stop does, without the record of it openrc-run would make next.
     await host.mustSh("RC_SVCNAME=tend-web supervise-daemon tend-web --stop && RC_SVCNAME=tend-web /lib/rc/sbin/mark_service_started tend-web");
