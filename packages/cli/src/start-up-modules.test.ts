@@ -27,16 +27,19 @@ beforeAll(async () => {
   await writeFile(join(dir, "tend.config.ts"), `import { defineConfig, service } from "@tend/core";\nexport default defineConfig(() => [service("web", { exec: "/opt/web/bin/server" })]);\n`);
 });
 
+/** The files a run of the CLI with `args` loads (node's own built-ins left out). */
+async function modulesOfRun(args: string[], name: string): Promise<string[]> {
+  const log = join(dir, `${name}.log`);
+  await writeFile(log, "");
+  await run(process.execPath, ["--import", register, CLI, ...args], { env: { ...process.env, TEND_CACHE_DIR: join(dir, "cache"), TEND_TEST_MODULE_LOG: log } });
+  return (await readFile(log, "utf8")).split("\n").filter((url) => url.startsWith("file:"));
+}
+
 /** The files a plan of `spec` loads (node's own built-ins left out). */
 async function modulesOfPlan(spec: string, name: string): Promise<string[]> {
-  const log = join(dir, `${name}.log`);
   const root = join(dir, `root-${name}`);
   await mkdir(join(root, "etc/runit/runsvdir/default"), { recursive: true });
-  await writeFile(log, "");
-  await run(process.execPath, ["--import", register, CLI, "plan", "-f", join(dir, spec), "--init", "runit", "--root", root], {
-    env: { ...process.env, TEND_CACHE_DIR: join(dir, "cache"), TEND_TEST_MODULE_LOG: log },
-  });
-  return (await readFile(log, "utf8")).split("\n").filter((url) => url.startsWith("file:"));
+  return modulesOfRun(["plan", "-f", join(dir, spec), "--init", "runit", "--root", root], name);
 }
 
 /** The loaded files whose text matches `pattern`. */
@@ -48,6 +51,13 @@ async function loadedWith(urls: string[], pattern: RegExp): Promise<string[]> {
 const ZOD_OR_YAML = /class ZodError|ZodType\b|YAMLParseError/;
 /** import-meta-resolve's and semver's own words. */
 const RESOLVER_OR_SEMVER = /ERR_PACKAGE_PATH_NOT_EXPORTED|SEMVER_SPEC_VERSION/;
+
+describe("what a run that needs no core loads", () => {
+  it.each(["--version", "--help", "plan --help"])("tend %s: the CLI's one file, no part of core", async (line) => {
+    const loaded = await modulesOfRun(line.split(" "), `no-core-${line.replace(/\W/g, "")}`);
+    expect(loaded.map((url) => url.replace(/.*\/packages\//, ""))).toEqual(["cli/dist/bin.js"]);
+  });
+});
 
 describe("what a plan loads", () => {
   it.each(["tend.yaml", "tend.config.ts"])("%s: a second run loads no zod, no YAML parser, no module resolver; runit's provider is one file", async (spec) => {

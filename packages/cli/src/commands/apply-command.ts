@@ -11,7 +11,8 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM:
  */
 export async function applyCommand(line: CommandLine, io: CliIo): Promise<number> {
   if (line.hosts !== undefined) return (await import("./fleet-command.js")).fleetCommand(line, io);
-  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson, TendErrors } = await import("@tend/core/runtime");
+  const core = await import("@tend/core/runtime");
+  const { formatPlan, hasChanges, applyPlan, ApplyAborted, moreErrors, planToJson, TendErrors } = core;
   const steps: string[] = [];
   const session = await openSession(line, {
     log: (text) => {
@@ -39,9 +40,9 @@ export async function applyCommand(line: CommandLine, io: CliIo): Promise<number
     const { plan, state, assigned } = await session.buildPlan({ adopt: line.adopt });
     const diffs = line.diff ? await import("../output/file-diffs.js") : undefined;
     // Only a JSON document or event stream carries it; a big plan's JSON would otherwise be held through the whole apply.
-    if (io.json) planJson = { ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan) } : {}) };
+    if (io.json) planJson = { ...(planToJson(plan) as object), ...(diffs ? { diffs: diffs.planDiffs(plan, core) } : {}) };
     io.out(formatPlan(plan, io.paint));
-    if (diffs) io.out(diffs.diffSection(plan, io.paint));
+    if (diffs) io.out(diffs.diffSection(plan, io.paint, core));
     io.event({ event: "plan", plan: planJson });
     if (controller.signal.aborted) throw new ApplyAborted("planning, before changing anything");
     if (!hasChanges(plan) && !session.stateStore.unsaved) {

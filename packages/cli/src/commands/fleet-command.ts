@@ -17,6 +17,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM:
  */
 export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number> {
   const { findSpec, openSpec, Session } = await import("@tend/core");
+  const rules = await import("@tend/core/runtime");
   const { loadInventory, limitHosts, runFleet, summaryTable, fleetExitCode, fleetJson } = await import("@tend/fleet");
   const command = line.command === "apply" ? "apply" : "plan";
   const inventory = loadInventory(line.hosts!);
@@ -47,7 +48,7 @@ export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number
       signal: controller.signal,
       signalName: () => received,
       planJson: (plan) => plan,
-      ...(line.diff ? { planExtra: (plan) => diffSection(plan, io.paint) } : {}),
+      ...(line.diff ? { planExtra: (plan) => diffSection(plan, io.paint, rules) } : {}),
       progress: (host, text) => {
         current.set(host, text);
         draw();
@@ -66,7 +67,7 @@ export async function fleetCommand(line: CommandLine, io: CliIo): Promise<number
     io.progress?.stop();
     io.out(summaryTable(outcomes));
     const { planToJson } = await import("@tend/core");
-    const json = fleetJson(command, outcomes.map((o) => ({ ...o, plan: o.plan === undefined ? undefined : { ...(planToJson(o.plan as never) as object), ...(line.diff ? { diffs: planDiffs(o.plan as never) } : {}) } })));
+    const json = fleetJson(command, outcomes.map((o) => ({ ...o, plan: o.plan === undefined ? undefined : { ...(planToJson(o.plan as never) as object), ...(line.diff ? { diffs: planDiffs(o.plan as never, rules) } : {}) } })));
     io.result(json);
     if (controller.signal.aborted) return SIGNAL_EXIT[received] ?? 1;
     return fleetExitCode(outcomes, command === "plan" && line.detailedExitcode);

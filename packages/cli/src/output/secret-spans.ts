@@ -1,5 +1,3 @@
-import { SECRET_NAME } from "@tend/core/runtime";
-
 /** Where a value sits in a text: `text.slice(start, end)`. */
 export interface Span {
   start: number;
@@ -16,16 +14,16 @@ const PLIST_ENTRY = /<key>([^<]*)<\/key>\s*<string>([^<]*)<\/string>/g;
  * to the closing quote; `export NAME=value` with shell quoting (runit, OpenRC, s6, cron), to the
  * first unquoted blank; `NAME=value`, to a blank; and a plist's `<key>NAME</key><string>value`.
  */
-export function secretSpans(text: string): Span[] {
+export function secretSpans(text: string, secretName: RegExp): Span[] {
   const spans: Span[] = [];
   for (const match of text.matchAll(ASSIGNMENT)) {
-    if (!SECRET_NAME.test(match[2]!)) continue;
+    if (!secretName.test(match[2]!)) continue;
     const start = match.index + match[0].length;
     const end = match[1] ? closingQuote(text, start, match[1]) : shellWordEnd(text, start);
     if (end > start) spans.push({ start, end });
   }
   for (const match of text.matchAll(PLIST_ENTRY)) {
-    if (!SECRET_NAME.test(match[1]!) || match[2] === "") continue;
+    if (!secretName.test(match[1]!) || match[2] === "") continue;
     const end = match.index + match[0].length - "</string>".length;
     spans.push({ start: end - match[2]!.length, end });
   }

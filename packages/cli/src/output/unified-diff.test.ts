@@ -1,3 +1,4 @@
+import { SECRET_NAME } from "@tend/core/runtime";
 import { describe, expect, it } from "vitest";
 import { secretSpans } from "./secret-spans.js";
 import { unifiedDiff } from "./unified-diff.js";
@@ -5,7 +6,7 @@ import { unifiedDiff } from "./unified-diff.js";
 const masked = (text: string) => {
   let out = "";
   let from = 0;
-  for (const span of secretSpans(text)) {
+  for (const span of secretSpans(text, SECRET_NAME)) {
     out += `${text.slice(from, span.start)}<>`;
     from = span.end;
   }
@@ -33,7 +34,7 @@ describe("unifiedDiff", () => {
   it("masks a secret a hand edit put in the file, which no spec knows, and says it changed", () => {
     const before = "#!/bin/sh\nexport API_TOKEN=h4nd-s3cr3t\nexport PIN_KEY=42\nexec /opt/web\n";
     const after = "#!/bin/sh\nexport API_TOKEN=********\nexport PIN_KEY=42\nexec /opt/web\n".replace("********", "sp3c-s3cr3t");
-    const diff = unifiedDiff("/etc/sv/tend-web/run", before, after, { before: ["sp3c-s3cr3t"], after: ["sp3c-s3cr3t"] });
+    const diff = unifiedDiff("/etc/sv/tend-web/run", before, after, SECRET_NAME, { before: ["sp3c-s3cr3t"], after: ["sp3c-s3cr3t"] });
     expect(diff).toContain("-export API_TOKEN=********(was)\n+export API_TOKEN=********(now)\n");
     expect(diff).not.toContain("s3cr3t");
     // a short secret, the same on both sides: masked, and no change shown
@@ -42,7 +43,7 @@ describe("unifiedDiff", () => {
   });
 
   it("masks a spec's secret wherever it appears, even outside an assignment", () => {
-    const diff = unifiedDiff("/etc/x", "exec /opt/web --token s3cr3t-value\n", "exec /opt/web --token n3w-s3cr3t\n", { before: ["s3cr3t-value"], after: ["n3w-s3cr3t"] });
+    const diff = unifiedDiff("/etc/x", "exec /opt/web --token s3cr3t-value\n", "exec /opt/web --token n3w-s3cr3t\n", SECRET_NAME, { before: ["s3cr3t-value"], after: ["n3w-s3cr3t"] });
     expect(diff).toContain("-exec /opt/web --token ********(was)\n+exec /opt/web --token ********(now)\n");
   });
 });

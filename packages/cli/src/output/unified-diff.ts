@@ -11,10 +11,10 @@ export interface Secrets {
  * A unified diff of one file or link from what the host holds to what tend writes (`--diff`),
  * with every secret value replaced by `********` before the lines are compared, so a secret
  * never reaches a terminal or a CI log: the spec's secret `env` values wherever they appear, and
- * any value a file's text assigns to a secret-looking name (a hand edit, an adopted file).
+ * any value a file's text assigns to a name `secretName` matches (a hand edit, an adopted file).
  */
-export function unifiedDiff(path: string, before: string | null, after: string | null, secrets: Secrets = { before: [], after: [] }): string {
-  const spans = { before: secretSpans(before ?? ""), after: secretSpans(after ?? "") };
+export function unifiedDiff(path: string, before: string | null, after: string | null, secretName: RegExp, secrets: Secrets = { before: [], after: [] }): string {
+  const spans = { before: secretSpans(before ?? "", secretName), after: secretSpans(after ?? "", secretName) };
   const assigned = (text: string | null, at: Span[]) => at.map((span) => text!.slice(span.start, span.end));
   const spec = [...new Set([...secrets.before, ...secrets.after])];
   // Each side's secrets are those its text holds: the spec's that appear in it, and its own assignments.
