@@ -198,6 +198,29 @@ describe("the host's faults, met as clear errors", () => {
     expect((await readdir(join(root, "etc"))).sort()).toEqual(["group", "passwd"]);
   });
 
+  it("a group a provider gives its files that the host lacks (launchd's wheel in a Debian root): plan names the provider and the file, apply writes nothing", async () => {
+    const service = (name: string) => `tend: v1alpha1\ntype: Service\nname: ${name}\nexec: /opt/${name}/bin/server\n`;
+    const dir = await specDir(`${service("web")}---\n${service("db")}---\n${service("api")}`);
+    const root = await imageRoot(dir, "root");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
+    await writeFile(join(root, "etc/group"), "root:x:0:\n");
+    for (const command of ["plan", "apply"]) {
+      const result = await tend([command, "--init", "launchd", "--root", root], dir);
+      expect(result.code, result.stderr).toBe(1);
+      expectCleanError(result.stderr, "TEND_USAGE");
+      expect(result.stderr).toContain("error TEND_USAGE: unknown group `wheel`: the launchd provider gives /Library/LaunchDaemons/");
+      expect(result.stderr).toContain(".plist (and the files of 2 more resources) to it\n");
+      expect(result.stderr).toMatch(/ at .*service:web, provider launchd\n/);
+      expect(result.stderr).not.toContain("field group");
+      expect(result.stderr).toContain(`hint add the group to ${root}/etc/group; an image root's users and groups are its own`);
+    }
+    expect(await readdir(root)).not.toContain("Library");
+    await writeFile(join(root, "etc/group"), "root:x:0:\nwheel:x:0:root\n");
+    expect((await tend(["apply", "--init", "launchd", "--root", root], dir)).code).toBe(0);
+    expect((await readdir(join(root, "Library/LaunchDaemons"))).length).toBe(3);
+  });
+
   it.runIf(isRoot)("an image root closed to this user: TEND_PERMISSION naming the state, for plan, apply and observe", async () => {
     const dir = await specDir(FILE("motd", "/etc/motd", "hi\n"));
     const root = await imageRoot(dir, "root");

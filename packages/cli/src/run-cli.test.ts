@@ -91,7 +91,11 @@ describe("tend", () => {
         `error TEND_USAGE: --init launchd: launchd runs only on darwin, and this host is ${process.platform}\n  hint Plan or apply for it into an image root with --root DIR, or run tend on a darwin host\n`,
       );
     }
-    const image = await cli(["plan", "--init", "launchd", "--root", await imageRoot(dir, "root")], dir);
+    // A LaunchDaemon belongs to root:wheel: the root's group database says who wheel is, as on macOS.
+    const root = await imageRoot(dir, "root");
+    await mkdir(join(root, "etc"));
+    await writeFile(join(root, "etc/group"), "wheel:*:0:root\n");
+    const image = await cli(["plan", "--init", "launchd", "--root", root], dir);
     expect(image.err).toBe("");
     expect(image.out).toContain("  + service:web  /opt/web\n");
     // validate and render run none of its tools: they work for launchd here, as for every init

@@ -93,6 +93,7 @@ describe("the plists tend wrote and lost track of", () => {
 describe("plan warnings from the launchd hatch", () => {
   it("plan shows AbandonProcessGroup and a key replacing a generated one, naming the hatch key and the field", async () => {
     const root = await mkdtemp(join(tmpdir(), "tend-launchd-"));
+    await writeHostTree(root, { "etc/group": "wheel:*:0:root\n", "etc/passwd": "root:*:0:0::/var/root:/bin/sh\n" });
     const web = { type: "service", name: "web", exec: "/opt/web | /opt/log", restart: "always", env: { A: "1" }, launchd: { AbandonProcessGroup: true, EnvironmentVariables: { B: "2" } } };
     const text = formatPlan((await (await session(root, [web])).buildPlan()).plan);
     expect(text).toContain("`launchd.AbandonProcessGroup` = true stops launchd from ending the job's process group");

@@ -37,6 +37,7 @@ import { passwdHomes } from "../host/passwd.js";
 import { userScopeFiles } from "../model/scope-of-files.js";
 import { isCoreStore, providerStore } from "./artifact-stores.js";
 import { ownerProblem } from "../files/owner-problem.js";
+import { providerOwnerProblems } from "../files/provider-owner-problems.js";
 import { afterAnInstall } from "./after-install.js";
 import { folderClashes, type PathOwner } from "./folder-clashes.js";
 import { providerContext, type ContextParts } from "./provider-context.js";
@@ -356,7 +357,7 @@ export class Session {
     const { current, currentBytes, obstacles, attributes } = await this.readArtifacts(artifacts, state, providers);
     const observations = await this.observeAll(resources, assigned, state);
     const [replacedCode, olderDefinitions] = await this.findDrift(resources, observations, rendered, state);
-    const hostProblems: TendError[] = unknownOwners(resources, observations, this.files, this.spec.file);
+    const hostProblems: TendError[] = [...unknownOwners(resources, observations, this.files, this.spec.file), ...providerOwnerProblems(rendered, assigned, this.files).map((e) => e.at({ file: this.spec.file }))];
     for (const [provider, list] of groupByProvider(resources, assigned)) {
       if (!provider.checkHost) continue;
       const found = await provider.checkHost(list, observations, providerContext(this.parts, state, provider.name));
