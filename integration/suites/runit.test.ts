@@ -407,6 +407,19 @@ describe("services on runit (runsvdir as PID 1)", () => {
       },
     );
 
+    // Linking is supervision: runsvdir's next scan starts a runsv, which starts the package's service.
+    it("enabling a distro service wanted stopped links it, and it stays stopped once runsvdir picked it up", async () => {
+      await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
+      await apply([...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: stopped, enabled: false}")]);
+      await host.waitFor(async () => (await livePids(host, "demo-distro")).length === 0, { timeoutMs: 15_000, what: "demo-distro to be stopped" });
+      await apply([...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: stopped, enabled: true}")]);
+      expect(await host.mustSh("readlink /etc/runit/runsvdir/default/demo-distro")).toBe("/etc/sv/demo-distro\n");
+      await host.waitFor(async () => (await svStatus("/etc/sv/demo-distro")).startsWith("down: "), { timeoutMs: 15_000, what: "runsv to supervise demo-distro" });
+      await pause(1_500);
+      expect(await livePids(host, "demo-distro")).toEqual([]);
+      await plan(0);
+    });
+
     // The core unlinks it before the stop; runsvdir's scan can fall in between and end its runsv first.
     it("stop and disable of a distro service whose runsv runsvdir ends before the stop: the stop is done, not a failure", async () => {
       await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });

@@ -307,6 +307,13 @@ describe("apply: operations", () => {
     expect(ctx.runner.calls).toEqual([]);
   });
 
+  it("a distro service enabled while stopped is brought down once runsv has it, since linking starts it", async () => {
+    const runner = new RecordingRunner().on("sv status /etc/sv/sshd", up("/etc/sv/sshd"));
+    const ctx = await applyContext({ init: "runit", runner });
+    await applyChange(change("change", service("sshd", { desired: { state: "stopped", enabled: true } }), ["enable"]), ctx);
+    expect(runner.lines).toEqual(["sv status /etc/sv/sshd", "sv stop /etc/sv/sshd"]);
+  });
+
   it("disable unlinks a distro service, even one tend did not link", async () => {
     const ctx = await applyContext({ init: "runit" });
     const link = join(ctx.rootDir, "/etc/runit/runsvdir/default/sshd");

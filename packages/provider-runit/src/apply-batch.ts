@@ -98,12 +98,15 @@ function reloadCommand(service: Service): string | undefined {
 }
 
 /**
- * Added to be stopped, and linked, so that runsvdir would start it: a tend service always (its
- * `down` file says whether it boots), a distro service unless disabled (it is then not linked).
+ * To be stopped, and linked by this apply, so that runsvdir would start it: a tend service added
+ * (its `down` file says whether it boots); a distro service added or enabled, unless disabled (it
+ * is then not linked). A distro service has no `down` file of tend's, so its runsv starts it.
  */
-function addedStopped(item: Item): boolean {
+function linkedStopped(item: Item): boolean {
   const desired = item.service.desired;
-  return item.change.action === "add" && desired?.state === "stopped" && !(item.layout.distro && desired.enabled === false);
+  if (desired?.state !== "stopped") return false;
+  if (!item.layout.distro) return item.change.action === "add";
+  return desired.enabled !== false && (item.change.action === "add" || item.change.ops.includes("enable"));
 }
 
 /**
@@ -122,18 +125,18 @@ function unlinked(item: Item): boolean {
 function needsRunsv(item: Item): boolean {
   if (unlinked(item)) return false;
   const runtime = item.change.ops.some((op) => RUNTIME_OPS.includes(op));
-  return item.held || ((runtime || item.change.action === "add") && (!item.layout.distro || runtime || addedStopped(item)));
+  return item.held || linkedStopped(item) || ((runtime || item.change.action === "add") && (!item.layout.distro || runtime));
 }
 
 /**
- * A service to `sv stop`: told to stop, or added stopped after its link started it (a distro
- * service) — unless a transient `down` file kept runsv from starting it at all; or changed and
- * held, in case its runsv started (an older `run`) before the hold was written: its start, if
- * it is wanted running, comes after.
+ * A service to `sv stop`: told to stop, or linked stopped ({@link linkedStopped}) — unless a
+ * transient `down` file kept runsv from starting it at all; or changed and held, in case its
+ * runsv started (an older `run`) before the hold was written: its start, if it is wanted
+ * running, comes after.
  */
 function bringsDown(item: Item): boolean {
   if (item.change.ops.includes("stop")) return true;
-  if (addedStopped(item)) return !holdsTransientDown(item.change, { offline: false });
+  if (linkedStopped(item)) return !holdsTransientDown(item.change, { offline: false });
   return item.held && item.change.action === "change";
 }
 
