@@ -648,12 +648,20 @@ describe("services on a booted OpenRC", () => {
     const cron = (state: "running" | "stopped", enabled: boolean) => doc(`type: Service\nname: cron\ndesired: {state: ${state}, enabled: ${enabled}}`);
     const crons = async () => (await host.exec(["pgrep", "-x", "cron"])).stdout.split("\n").filter(Boolean);
 
+    // Each of the twelve changes between them once, ending running and enabled, as Debian boots cron.
     it.each([
-      ["stopped", false],
       ["running", true],
+      ["stopped", true],
+      ["running", true],
+      ["running", false],
       ["stopped", true],
       ["running", false],
       ["stopped", false],
+      ["running", true],
+      ["stopped", false],
+      ["stopped", true],
+      ["stopped", false],
+      ["running", false],
       ["running", true],
     ] as const)("converges to %s, enabled %s: the init and the process table agree, and the next plan is clean", async (state, enabled) => {
       await apply([...BASE, cron(state, enabled)]);

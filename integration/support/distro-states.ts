@@ -7,13 +7,23 @@ import { doc } from "./spec-documents.js";
 /** A distro service's `desired`: its state and whether it is enabled. */
 export type DistroState = readonly ["running" | "stopped", boolean];
 
-/** The four combinations of state × enabled, each reached from others, ending where they began. */
+/**
+ * The four combinations of state × enabled, each reached from each of the other three (all twelve
+ * changes, each once: enabling a service that stays stopped is one), ending where they began.
+ */
 export const EVERY_DISTRO_STATE: readonly DistroState[] = [
   ["stopped", false],
   ["running", true],
+  ["stopped", false],
   ["stopped", true],
+  ["stopped", false],
   ["running", false],
   ["running", true],
+  ["stopped", true],
+  ["running", true],
+  ["running", false],
+  ["stopped", true],
+  ["running", false],
   ["stopped", false],
 ];
 
