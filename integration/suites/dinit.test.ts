@@ -1,8 +1,9 @@
 import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySpec } from "../support/apply-spec.js";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
-import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
+import { convergeDistro, convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING as HOSTILE } from "../support/greeting.js";
 import { proveModeDrift } from "../support/file-modes.js";
@@ -629,12 +630,23 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   describe("a distro service in every state × enabled (a stand-in package's description)", () => {
     beforeAll(() => host.writeFile("/lib/dinit.d/demo-distro", "type = process\ncommand = /opt/demo/bin/demo demo-distro\n"));
 
-    it.each(EVERY_DISTRO_STATE)("converges to %s, enabled %s: dinit, its boot link and the process table agree, and the next plan is clean", (state, enabled) =>
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: dinit, its boot link and the process table agree, and the next plan is clean", (state, enabled) =>
       convergeDistro(host, "/spec/distro.yaml", [], "demo-distro", [state, enabled], async () => {
         expect((await listed("demo-distro"))?.started === true).toBe(state === "running");
         expect(await exists("/etc/dinit.d/boot.d/demo-distro")).toBe(enabled);
         // The package's description is the package's: tend writes nothing for it.
         expect(await exists("/etc/dinit.d/demo-distro")).toBe(false);
+      }),
+    );
+  });
+
+  describe("a tend service in every state × enabled", () => {
+    afterAll(() => applySpec(host, "/spec/tour.yaml", []));
+
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: dinit, its boot link and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeService(host, "/spec/tour.yaml", [], "tour", [state, enabled], async () => {
+        expect((await listed("tend-tour"))?.started === true).toBe(state === "running");
+        expect(await exists("/etc/dinit.d/boot.d/tend-tour")).toBe(enabled);
       }),
     );
   });

@@ -17,6 +17,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { serviceWave } from "../support/service-wave.js";
+import { convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -642,6 +643,17 @@ describe("services on a booted OpenRC", () => {
       expect(split(await commands([]), "stop")).toEqual({ each: n, rest: rest.slice(0, 3) });
       expect(await livePids(host, `b${n - 1}`)).toEqual([]);
     });
+  });
+
+  describe("a tend service in every state × enabled", () => {
+    afterAll(() => apply(BASE));
+
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: OpenRC, its runlevel link and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeService(host, SPEC, BASE, "tour", [state, enabled], async () => {
+        expect(await status("tend-tour")).toMatch(state === "running" ? /^started/ : /^stopped/);
+        expect((await host.exec(["test", "-L", "/etc/runlevels/default/tend-tour"])).exitCode).toBe(enabled ? 0 : 1);
+      }),
+    );
   });
 
   describe("a distro service in every state × enabled (Debian's cron)", () => {

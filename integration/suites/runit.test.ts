@@ -5,7 +5,7 @@ import { applySpec, planSpec } from "../support/apply-spec.js";
 import { commandsOfRun } from "../support/commands-of-run.js";
 import { proveTimerNeedsCron } from "../support/cron-missing.js";
 import { proveCrossScopeAfterRefused } from "../support/cross-scope-after.js";
-import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
+import { convergeDistro, convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
 import { DEMO, demoLog, demoStarts } from "../support/demo-daemon.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { GREETING } from "../support/greeting.js";
@@ -394,7 +394,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     });
 
     // runit supervises a distro service only while it is linked, so it cannot run disabled (plan refuses that).
-    it.each(EVERY_DISTRO_STATE.filter(([state, enabled]) => enabled || state === "stopped"))(
+    it.each(EVERY_DESIRED_STATE.filter(([state, enabled]) => enabled || state === "stopped"))(
       "converges to %s, enabled %s: runsv, the link and the process table agree, and the next plan is clean",
       async (state, enabled) => {
         await host.writeFile("/etc/sv/demo-distro/run", SHIPPED, { mode: 0o755 });
@@ -443,6 +443,17 @@ describe("services on runit (runsvdir as PID 1)", () => {
       await host.writeFile(SPEC, spec(...BASE, doc("type: Service\nname: demo-distro\ndesired: {state: running, enabled: false}")));
       expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("cannot run without being enabled");
     });
+  });
+
+  describe("a tend service in every state × enabled", () => {
+    afterAll(() => apply(BASE));
+
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: runsv, the down file and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeService(host, SPEC, BASE, "tour", [state, enabled], async () => {
+        expect(await svStatus("/etc/sv/tend-tour")).toMatch(state === "running" ? /^run: / : /^down: /);
+        expect((await host.exec(["test", "-e", "/etc/sv/tend-tour/down"])).exitCode).toBe(enabled ? 1 : 0);
+      }),
+    );
   });
 
   describe("reloadOn", () => {

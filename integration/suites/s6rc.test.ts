@@ -2,6 +2,7 @@ import { overlayStatus, startHost, type TestHost } from "@tend/testkit/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, demoStarts } from "../support/demo-daemon.js";
 import { proveBootTruth } from "../support/boot-truth.js";
+import { convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
 import { EXEC_FORMS, formProcesses, hupsReceived, livePids, startedPids, type ExecForm } from "../support/exec-forms.js";
 import { proveModeDrift } from "../support/file-modes.js";
 import { applySpec, planSpec } from "../support/apply-spec.js";
@@ -526,6 +527,17 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
+
+  describe("a tend service in every state × enabled", () => {
+    afterAll(() => applySpec(host, "/spec/tour.yaml", []));
+
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: s6, the boot bundle and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeService(host, "/spec/tour.yaml", [], "tour", [state, enabled], async () => {
+        expect((await svstat("tour")).up).toBe(state === "running");
+        expect(await bootBundle()).toEqual(enabled ? ["tend-tour"] : []);
+      }),
+    );
+  });
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited run file it replaced", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");

@@ -3,7 +3,7 @@ import { startHost, type TestHost } from "@tend/testkit/harness";
 import { mainPidsFromCgroups, TEND_SERVICES } from "../../packages/provider-systemd/src/main-pids-from-cgroups.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySpec, planSpec } from "../support/apply-spec.js";
-import { convergeDistro, EVERY_DISTRO_STATE } from "../support/distro-states.js";
+import { convergeDistro, convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
 import { proveCrossScopeAfterRefused } from "../support/cross-scope-after.js";
 import { bootUserService, proveBootTruth } from "../support/boot-truth.js";
 import { DEMO, demoLog } from "../support/demo-daemon.js";
@@ -319,10 +319,21 @@ describe("services and timers on a booted systemd", () => {
       await host.mustSh("systemctl daemon-reload");
     });
 
-    it.each(EVERY_DISTRO_STATE)("converges to %s, enabled %s: systemd and the process table agree, and the next plan is clean", (state, enabled) =>
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: systemd and the process table agree, and the next plan is clean", (state, enabled) =>
       convergeDistro(host, SPEC, BASE, "demo-distro", [state, enabled], async () => {
         expect(await show("demo-distro.service", "ActiveState")).toBe(state === "running" ? "active" : "inactive");
         expect(await show("demo-distro.service", "UnitFileState")).toBe(enabled ? "enabled" : "disabled");
+      }),
+    );
+  });
+
+  describe("a tend service in every state × enabled", () => {
+    afterAll(() => applySpec(host, SPEC, BASE));
+
+    it.each(EVERY_DESIRED_STATE)("converges to %s, enabled %s: systemd and the process table agree, and the next plan is clean", (state, enabled) =>
+      convergeService(host, SPEC, BASE, "tour", [state, enabled], async () => {
+        expect(await show("tend-tour.service", "ActiveState")).toBe(state === "running" ? "active" : "inactive");
+        expect(await show("tend-tour.service", "UnitFileState")).toBe(enabled ? "enabled" : "disabled");
       }),
     );
   });
