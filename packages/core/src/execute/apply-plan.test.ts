@@ -278,6 +278,20 @@ describe("apply", () => {
     expect((await stat(kept)).mode & 0o777).toBe(0o600);
   });
 
+  // s6's dependencies.d, rendered only while a service has `after`: the folder was deleted before its file, so kept.
+  it("deletes a folder a resource no longer renders after the files in it, so none is left behind", async () => {
+    const sim = simProvider();
+    const folder = (resource: { env?: Record<string, string> }) =>
+      resource.env?.DEPS ? [{ store: "directory", path: "/etc/sim/tend-web.d", content: "", mode: 0o755 }, { path: "/etc/sim/tend-web.d/db", content: "", mode: 0o644 }] : [];
+    const provider = { ...sim.provider, render: (resource: never, ctx: never) => [...sim.provider.render(resource, ctx), ...folder(resource)] } as ProviderDefinition;
+    const web = { type: "service", name: "web", exec: "/opt/web", ...FAST };
+    const first = await cycle([{ ...web, env: { DEPS: "1" } }], provider);
+    expect(await readdir(join(first.root, "etc/sim/tend-web.d"))).toEqual(["db"]);
+    const second = await cycle([web], provider, first.root);
+    expect(second.report.failures).toEqual([]);
+    expect(await readdir(join(first.root, "etc/sim"))).toEqual(["tend-web.conf"]);
+  });
+
   it("rewrites what it puts at a path for a moment (an artifact's interim content) when a killed apply left it, and still refuses anything else", async () => {
     const sim = simProvider();
     const provider = { ...sim.provider, render: (resource: never, ctx: never) => sim.provider.render(resource, ctx).map((a) => ({ ...a, interim: "# held back\n" })) };

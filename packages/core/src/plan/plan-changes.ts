@@ -304,7 +304,9 @@ function diffArtifacts(entry: PlanEntry, recorded: RecordedArtifact[], input: Pl
       unclaimed(entry, artifact.path, current, store);
     }
   }
-  for (const record of recorded) {
+  // In the reverse of the order they were written, as a removal deletes them: a folder's files
+  // before the folder (a folder still holding one is kept as not tend's to delete).
+  for (const record of recorded.slice().reverse()) {
     const id = artifactId(record);
     if (wanted.has(id)) continue;
     const obstacle = input.obstacles?.get(id);
