@@ -15,6 +15,7 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 import { NOTHING } from "../support/spec-documents.js";
 
 /**
@@ -639,6 +640,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
       }),
     );
   });
+
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, "/spec/tour.yaml", []));

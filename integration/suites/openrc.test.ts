@@ -18,6 +18,7 @@ import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { serviceWave } from "../support/service-wave.js";
 import { convergeService, EVERY_DESIRED_STATE } from "../support/desired-states.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -644,6 +645,8 @@ describe("services on a booted OpenRC", () => {
       expect(await livePids(host, `b${n - 1}`)).toEqual([]);
     });
   });
+
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

@@ -20,6 +20,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
 /**
@@ -444,6 +445,8 @@ describe("services on runit (runsvdir as PID 1)", () => {
       expect(await host.expectTend(["plan", "-f", SPEC], { exitCode: 1 })).toContain("cannot run without being enabled");
     });
   });
+
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

@@ -13,6 +13,7 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
@@ -527,6 +528,8 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
 
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
+
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, "/spec/tour.yaml", []));

@@ -17,6 +17,7 @@ import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /**
@@ -326,6 +327,8 @@ describe("services and timers on a booted systemd", () => {
       }),
     );
   });
+
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, SPEC, BASE));
