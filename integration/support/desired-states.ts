@@ -27,6 +27,13 @@ export const EVERY_DESIRED_STATE: readonly DesiredState[] = [
   ["stopped", false],
 ];
 
+/** {@link EVERY_DESIRED_STATE} begun and ended at `start` instead: the same twelve changes, each once. */
+export function everyDesiredStateFrom(start: DesiredState): DesiredState[] {
+  const circuit = EVERY_DESIRED_STATE.slice(0, -1);
+  const at = circuit.findIndex(([state, enabled]) => state === start[0] && enabled === start[1]);
+  return [...circuit.slice(at), ...circuit.slice(0, at), circuit[at]!];
+}
+
 /** The init's own word on a service, as a suite reads it: what it says must be `state` and `enabled`. */
 export type InitSays = (state: DesiredState[0], enabled: boolean) => Promise<void>;
 

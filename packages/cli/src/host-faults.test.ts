@@ -54,6 +54,27 @@ function expectCleanError(stderr: string, code: string) {
   expect(stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
 }
 
+/** The stderr of plan, then apply, on `root` for `init`: each refused with one clean TEND_USAGE. */
+async function usageRefusals(init: string, root: string, dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const command of ["plan", "apply"]) {
+    const result = await tend([command, "--init", init, "--root", root], dir);
+    expect(result.code, result.stderr).toBe(1);
+    expectCleanError(result.stderr, "TEND_USAGE");
+    found.push(result.stderr);
+  }
+  return found;
+}
+
+/** An image root whose user database has root alone (a Debian root: no `wheel`). */
+async function rootWithRootOnly(dir: string): Promise<string> {
+  const root = await imageRoot(dir, "root");
+  await mkdir(join(root, "etc"));
+  await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
+  await writeFile(join(root, "etc/group"), "root:x:0:\n");
+  return root;
+}
+
 const FILE = (name: string, path: string, content: string) => `tend: v1alpha1\ntype: File\nname: ${name}\npath: ${path}\ncontent: ${JSON.stringify(content)}\n`;
 
 describe("the host's faults, met as clear errors", () => {
@@ -183,17 +204,11 @@ describe("the host's faults, met as clear errors", () => {
 
   it("a File given to a user or group the host lacks: plan names the resource and field, apply writes nothing", async () => {
     const dir = await specDir(`${FILE("motd", "/etc/motd", "hi\n")}owner: root\n---\n${FILE("conf", "/etc/app.conf", "x\n")}owner: nosuch\n---\n${FILE("other", "/etc/other.conf", "y\n")}group: nogroup-here\n`);
-    const root = await imageRoot(dir, "root");
-    await mkdir(join(root, "etc"));
-    await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
-    await writeFile(join(root, "etc/group"), "root:x:0:\n");
-    for (const command of ["plan", "apply"]) {
-      const result = await tend([command, "--init", "runit", "--root", root], dir);
-      expect(result.code, result.stderr).toBe(1);
-      expectCleanError(result.stderr, "TEND_USAGE");
-      expect(result.stderr).toContain("error TEND_USAGE: unknown user `nosuch`\n  at ");
-      expect(result.stderr).toMatch(/file:conf, field owner\n/);
-      expect(result.stderr).toMatch(/unknown group `nogroup-here`\n  at .*file:other, field group\n/);
+    const root = await rootWithRootOnly(dir);
+    for (const stderr of await usageRefusals("runit", root, dir)) {
+      expect(stderr).toContain("error TEND_USAGE: unknown user `nosuch`\n  at ");
+      expect(stderr).toMatch(/file:conf, field owner\n/);
+      expect(stderr).toMatch(/unknown group `nogroup-here`\n  at .*file:other, field group\n/);
     }
     expect((await readdir(join(root, "etc"))).sort()).toEqual(["group", "passwd"]);
   });
@@ -201,19 +216,13 @@ describe("the host's faults, met as clear errors", () => {
   it("a group a provider gives its files that the host lacks (launchd's wheel in a Debian root): plan names the provider and the file, apply writes nothing", async () => {
     const service = (name: string) => `tend: v1alpha1\ntype: Service\nname: ${name}\nexec: /opt/${name}/bin/server\n`;
     const dir = await specDir(`${service("web")}---\n${service("db")}---\n${service("api")}`);
-    const root = await imageRoot(dir, "root");
-    await mkdir(join(root, "etc"));
-    await writeFile(join(root, "etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
-    await writeFile(join(root, "etc/group"), "root:x:0:\n");
-    for (const command of ["plan", "apply"]) {
-      const result = await tend([command, "--init", "launchd", "--root", root], dir);
-      expect(result.code, result.stderr).toBe(1);
-      expectCleanError(result.stderr, "TEND_USAGE");
-      expect(result.stderr).toContain("error TEND_USAGE: unknown group `wheel`: the launchd provider gives /Library/LaunchDaemons/");
-      expect(result.stderr).toContain(".plist (and the files of 2 more resources) to it\n");
-      expect(result.stderr).toMatch(/ at .*service:web, provider launchd\n/);
-      expect(result.stderr).not.toContain("field group");
-      expect(result.stderr).toContain(`hint add the group to ${root}/etc/group; an image root's users and groups are its own`);
+    const root = await rootWithRootOnly(dir);
+    for (const stderr of await usageRefusals("launchd", root, dir)) {
+      expect(stderr).toContain("error TEND_USAGE: unknown group `wheel`: the launchd provider gives /Library/LaunchDaemons/");
+      expect(stderr).toContain(".plist (and the files of 2 more resources) to it\n");
+      expect(stderr).toMatch(/ at .*service:web, provider launchd\n/);
+      expect(stderr).not.toContain("field group");
+      expect(stderr).toContain(`hint add the group to ${root}/etc/group; an image root's users and groups are its own`);
     }
     expect(await readdir(root)).not.toContain("Library");
     await writeFile(join(root, "etc/group"), "root:x:0:\nwheel:x:0:root\n");
