@@ -8,8 +8,13 @@ import type { HostFileAccess } from "../host/host-access.js";
  */
 export function ownerProblem(files: HostFileAccess, resource: Resource): TendError | undefined {
   if (resource.type !== "file" || (resource.owner === undefined && resource.group === undefined)) return undefined;
+  return ownershipProblem(files, resource.owner, resource.group);
+}
+
+/** Why this host cannot give a file to `owner` and `group` (a name its user database lacks), or undefined. */
+export function ownershipProblem(files: HostFileAccess, owner?: string, group?: string): TendError | undefined {
   try {
-    files.ownership(resource.owner, resource.group);
+    files.ownership(owner, group);
     return undefined;
   } catch (error) {
     if (!TendError.isInstance(error)) throw error;

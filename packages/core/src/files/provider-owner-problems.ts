@@ -1,8 +1,9 @@
 import type { Artifact } from "../contract/artifact.js";
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors } from "../errors/catalogue.js";
-import { TendError } from "../errors/tend-error.js";
+import type { TendError } from "../errors/tend-error.js";
 import type { HostFileAccess } from "../host/host-access.js";
+import { ownershipProblem } from "./owner-problem.js";
 
 /**
  * The users and groups that providers give their own files (launchd's LaunchDaemon plists are
@@ -21,7 +22,7 @@ export function providerOwnerProblems(rendered: Map<string, Artifact[]>, assigne
       for (const [kind, name] of [["user", artifact.owner], ["group", artifact.group]] as const) {
         if (name === undefined) continue;
         const id = `${kind}:${name}`;
-        if (!missing.has(id)) missing.set(id, lacks(files, kind, name));
+        if (!missing.has(id)) missing.set(id, (kind === "user" ? ownershipProblem(files, name) : ownershipProblem(files, undefined, name)) !== undefined);
         if (!missing.get(id)) continue;
         const first = found.get(id);
         if (first) first.keys.add(key);
@@ -40,16 +41,4 @@ export function providerOwnerProblems(rendered: Map<string, Artifact[]>, assigne
       hint: `add the ${kind} to ${where}; an image root's users and groups are its own`,
     });
   });
-}
-
-/** Whether this host's user database lacks the user or group `name`. */
-function lacks(files: HostFileAccess, kind: "user" | "group", name: string): boolean {
-  try {
-    if (kind === "user") files.ownership(name);
-    else files.ownership(undefined, name);
-    return false;
-  } catch (error) {
-    if (!TendError.isInstance(error)) throw error;
-    return true;
-  }
 }
