@@ -19,7 +19,8 @@ describeConformance({
 describe("dinit provider", () => {
   it("declares what dinit can express", () => {
     expect(provider.capabilities).toEqual({
-      service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
+      // `after` is `depends-on`, and `dinitctl restart --force` restarts the dependents too.
+      service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true, dependentsRestart: "always" },
     });
   });
 

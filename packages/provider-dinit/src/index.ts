@@ -19,7 +19,7 @@ export default defineProvider({
   name: "dinit",
   serves: { inits: ["dinit"], types: ["service"] },
   capabilities: {
-    service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true },
+    service: { userServices: true, distroUnits: true, after: "services", displayManager: false, reloadSignal: true, dependentsRestart: "always" },
   },
   check: (resource) => checkService(resource),
   warnings: serviceWarnings,

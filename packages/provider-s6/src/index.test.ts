@@ -31,6 +31,8 @@ describe("@tend/provider-s6", () => {
       after: "services",
       displayManager: false,
       reloadSignal: true,
+      // s6-rc-update restarts what depends on a service it restarts for a changed definition.
+      dependentsRestart: "definition",
     });
     expect(provider.capabilities.service).not.toHaveProperty("escapeHatch");
   });

@@ -19,7 +19,7 @@ const provider = defineProvider({
   name: "s6",
   serves: { inits: ["s6"], types: ["service"] },
   capabilities: {
-    service: { userServices: false, distroUnits: false, after: "services", displayManager: false, reloadSignal: true },
+    service: { userServices: false, distroUnits: false, after: "services", displayManager: false, reloadSignal: true, dependentsRestart: "definition" },
   },
   check: (resource) => checkService(resource),
   render: (resource) => (resource.type === "service" ? renderLongrun(resource) : []),

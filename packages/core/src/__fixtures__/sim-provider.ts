@@ -10,13 +10,31 @@ export interface SimUnit {
   bootBlocker?: string;
 }
 
+export interface SimOptions {
+  /** Units that die as they start. */
+  crashOnStart?: Set<string>;
+  /** Like dinit or s6-rc: a restart also restarts the running units that come after it (`after`), as the capability says. */
+  dependentsRestart?: "always" | "definition";
+}
+
 /**
  * A minimal provider for core tests: renders a config file and an enable link per service under
  * /etc/sim, and keeps the "init" in memory. Every operation also goes through the runner, so
  * command sequences can be asserted. Not shipped: tests only.
  */
-export function simProvider(units = new Map<string, SimUnit>(), options: { crashOnStart?: Set<string> } = {}) {
+export function simProvider(units = new Map<string, SimUnit>(), options: SimOptions = {}) {
   let nextPid = 100;
+  /** The units each unit comes after, as its last apply said. */
+  const afters = new Map<string, string[]>();
+  const restartDependents = (name: string): void => {
+    for (const [dependent, after] of afters) {
+      const unit = units.get(dependent);
+      if (!after.includes(name) || !unit?.running) continue;
+      unit.running = !options.crashOnStart?.has(dependent);
+      unit.pid = nextPid++;
+      restartDependents(dependent);
+    }
+  };
   const unitName = (r: Resource) => (r.type === "service" && r.exec === undefined ? r.name : `tend-${r.name}`);
   return {
     units,
@@ -24,7 +42,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
       apiVersion: 1,
       name: "sim",
       serves: { inits: ["runit"], types: ["service", "timer"] },
-      capabilities: { service: { distroUnits: true, reloadSignal: true, after: "services" }, timer: {} },
+      capabilities: { service: { distroUnits: true, reloadSignal: true, after: "services", ...(options.dependentsRestart ? { dependentsRestart: options.dependentsRestart } : {}) }, timer: {} },
       render(resource) {
         if (resource.type === "service" && resource.exec === undefined) return [];
         const body = JSON.stringify(resource.type === "timer" ? { exec: resource.exec, schedule: resource.schedule } : { exec: resource.type === "service" ? resource.exec : "", env: resource.type === "service" ? (resource.env ?? {}) : {} });
@@ -43,6 +61,7 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
       },
       async apply(change, ctx) {
         const name = unitName(change.resource);
+        if (change.resource.type === "service") afters.set(name, (change.resource.after ?? []).map((n) => `tend-${n}`));
         for (const op of change.ops) {
           await ctx.run.run({ argv: ["simctl", op, "--", name] });
           const unit = units.get(name) ?? { enabled: false, running: false, pid: 0 };
@@ -55,6 +74,8 @@ export function simProvider(units = new Map<string, SimUnit>(), options: { crash
             unit.running = !options.crashOnStart?.has(name);
             unit.pid = nextPid++;
           }
+          const carries = options.dependentsRestart === "always" || (options.dependentsRestart === "definition" && change.filesChanged);
+          if (op === "restart" && carries) restartDependents(name);
         }
       },
       async remove(change, ctx) {

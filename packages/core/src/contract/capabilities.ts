@@ -21,6 +21,14 @@ export interface Capabilities {
     displayManager?: boolean;
     /** `reloadSignal`: the provider can deliver a signal to a service it wrote. */
     reloadSignal?: boolean;
+    /**
+     * Whether the init, restarting a service, also restarts the running services that come
+     * after it (and theirs in turn), `after` being a hard dependency there: `"always"`, on every
+     * restart (dinit's `restart --force`); `"definition"`, on a restart for a changed definition
+     * (s6-rc-update). Plan names those services with the restart, and apply verifies them. Left
+     * out, a restart restarts the service alone.
+     */
+    dependentsRestart?: "always" | "definition";
   };
   timer?: {
     /** `user: true` timers. */

@@ -75,6 +75,8 @@ export async function applyPlan(
   const parts = { ...session.parts, log };
   const ctxFor = (provider: ProviderDefinition) => providerContext(parts, state, provider.name);
   const providerOf = (entry: PlanEntry) => assigned.get(entry.key);
+  let entries: Map<string, PlanEntry> | undefined;
+  const entryOf = (key: string) => (entries ??= new Map(plan.entries.map((e) => [e.key, e]))).get(key);
   const fail = (entry: PlanEntry, error: unknown) => {
     failed.add(entry.key);
     failures.push(asTendError(error, entry.key, providerOf(entry)?.name));
@@ -235,6 +237,15 @@ export async function applyPlan(
         const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
         if (caughtUp) log(`${entry.key}: recorded the files an earlier apply wrote before it stopped`);
         else log(`${entry.key}: ${entry.action === "add" ? "added" : "changed"}${did ? `, ${did}` : ""}${entry.reasons.length > 0 ? ` (${entry.reasons.join("; ")})` : ""}`);
+        // The init restarted these with it (they come after it): verified with it.
+        if (verifying) {
+          for (const key of entry.alsoRestarts ?? []) {
+            const dependent = entryOf(key);
+            if (!dependent || verifyTargets.some((target) => target.key === key)) continue;
+            log(`${key}: restarted with ${entry.key}, which it comes after`);
+            verifyTargets.push({ key, resource: dependent.resource, provider, ctx: ctxFor(provider) });
+          }
+        }
       }
       if (!session.offline) await recordVersions(ready.filter((e) => done.has(e.key)));
       store.noteProviders(state);

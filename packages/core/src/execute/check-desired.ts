@@ -1,7 +1,7 @@
 import type { ProviderDefinition } from "../contract/provider.js";
 import { errors } from "../errors/catalogue.js";
 import type { TendError } from "../errors/tend-error.js";
-import { desiredOf } from "../plan/plan-changes.js";
+import { desiredOf } from "../plan/desired-of.js";
 import type { PlanEntry } from "../plan/plan-types.js";
 import type { Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";

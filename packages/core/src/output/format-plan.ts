@@ -39,7 +39,7 @@ function formatEntry(entry: PlanEntry, paint: Paint): string[] {
       const what = entry.ops.length > 0 ? entry.ops.join(", ") : changeWithoutOps(entry);
       if (out.length === 0) out.push(`  ${paint.yellow("~")} ${entry.key}  ${what}`);
       else if (what) out.push(detail("then", what));
-      out.push(...entry.reasons.map((r) => detail("reason", r)), ...warnings);
+      out.push(...entry.reasons.map((r) => detail("reason", r)), ...(entry.alsoRestarts ?? []).map((key) => detail("also", `restarts ${key}, which comes after it`)), ...warnings);
       return out;
     }
   }
@@ -71,6 +71,7 @@ export function planToJson(plan: Plan): unknown {
         summary: e.summary,
         ops: e.ops,
         reasons: e.reasons,
+        ...(e.alsoRestarts ? { alsoRestarts: e.alsoRestarts } : {}),
         drift: e.drift,
         conflicts: e.conflicts,
         orphans: e.orphans,

@@ -11,9 +11,11 @@ import { carriesManagedHeader } from "../model/managed-header.js";
 import { artifactId } from "./artifact-id.js";
 import { bootWarnings } from "./boot-warnings.js";
 import { contentHash } from "./content-hash.js";
+import { desiredOf } from "./desired-of.js";
 import { orderResources } from "./order-resources.js";
 import { describeMismatch, type AttributeMismatch } from "./file-attributes.js";
 import { changesContent, type ArtifactWrite, type Plan, type PlanEntry } from "./plan-types.js";
+import { noteRestartedDependents, type PlanProvider } from "./restarted-dependents.js";
 
 export interface PlanInput {
   host: HostFacts;
@@ -23,8 +25,8 @@ export interface PlanInput {
   /** Declared resources in this scope, validated. */
   resources: Resource[];
   state: StateFile;
-  /** Provider name and refused operations per resource key (declared and recorded). */
-  providers: Map<string, { name: string; refused: Operation[] }>;
+  /** Provider name, refused operations and what its init's restarts carry to dependents (its `dependentsRestart` capability), per resource key (declared and recorded). */
+  providers: Map<string, PlanProvider>;
   rendered: Map<string, Artifact[]>;
   /** Current content of every artifact involved, by artifactId (null = absent). */
   current: Map<string, string | null>;
@@ -96,6 +98,7 @@ export function planChanges(input: PlanInput): Plan {
     });
   }
   if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new TendErrors(problems);
+  noteRestartedDependents([...entries.values()], input.providers);
   return { host: input.host, initDisplayName: input.initDisplayName, scope: input.scope, entries: [...entries.values(), ...removals], warnings: input.warnings ?? [], serial: input.state.serial };
 }
 
@@ -341,12 +344,6 @@ function attributesAsked(resource: Resource | undefined): string {
 function unclaimed(entry: PlanEntry, path: string, current: string, store: string): void {
   if (store === "file" && carriesManagedHeader(current)) entry.orphans.push(path);
   else entry.conflicts.push(path);
-}
-
-/** Desired state: `desired` when given, else fspec's rule (exec: running; distro unit: unmanaged). */
-export function desiredOf(service: Extract<Resource, { type: "service" }>): { state?: "running" | "stopped"; enabled: boolean } {
-  if (service.desired) return service.desired;
-  return service.exec !== undefined ? { state: "running", enabled: true } : { enabled: true };
 }
 
 function planService(

@@ -44,6 +44,11 @@ export interface PlanEntry {
    * it with the pending operation, and a later plan names it if this apply does not finish.
    */
   causes?: Partial<Record<Operation, string>>;
+  /**
+   * The running services the init restarts along with this one, as they come after it (see the
+   * `dependentsRestart` capability): plan names them, and apply verifies them with it.
+   */
+  alsoRestarts?: string[];
   /** The init runs an older definition than the files on disk: apply tells the provider, as if they had just been written. */
   staleDefinition?: boolean;
   /** Drift found on the host (`/etc/…/tend-web.service was edited`). */

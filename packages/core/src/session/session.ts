@@ -2,7 +2,6 @@ import { statSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ContentCache } from "../cache/content-cache.js";
 import type { Artifact } from "../contract/artifact.js";
-import type { Operation } from "../contract/change.js";
 import type { RenderContext } from "../contract/context.js";
 import type { Scope } from "../contract/host.js";
 import type { Observation } from "../contract/observation.js";
@@ -23,6 +22,7 @@ import { checkCapabilities, type Server } from "../plan/check-capabilities.js";
 import { clockGapNotes } from "../plan/clock-gap-notes.js";
 import { attributesDiffer, wantedAttributes, type AttributeMismatch } from "../plan/file-attributes.js";
 import { planChanges } from "../plan/plan-changes.js";
+import type { PlanProvider } from "../plan/restarted-dependents.js";
 import { findReplacedCode } from "../observe/find-replaced-code.js";
 import { findOlderDefinitions } from "../observe/find-older-definitions.js";
 import type { Plan } from "../plan/plan-types.js";
@@ -364,11 +364,13 @@ export class Session {
       hostProblems.push(...found.map((e) => e.at({ provider: provider.name, file: this.spec.file })));
     }
     if (hostProblems.length > 0) throw hostProblems.length === 1 ? hostProblems[0]! : new TendErrors(hostProblems);
-    const providerInfo = new Map<string, { name: string; refused: Operation[] }>();
+    const providerInfo = new Map<string, PlanProvider>();
     for (const resource of [...resources, ...recorded.map(([, r]) => r.resource)]) {
       const key = `${resource.type}:${resource.name}`;
       const provider = assigned.get(key);
-      if (provider) providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource, observations.get(key)) ?? [] });
+      if (!provider) continue;
+      const dependentsRestart = provider.capabilities.service?.dependentsRestart;
+      providerInfo.set(key, { name: provider.name, refused: provider.refusedOperations?.(resource, observations.get(key)) ?? [], ...(dependentsRestart ? { dependentsRestart } : {}) });
     }
     const warnings = [...this.stateStore.problems, ...(await this.unclaimedOrphans(state, rendered))];
     const notes = new Map<string, string[]>();
