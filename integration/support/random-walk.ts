@@ -1,7 +1,7 @@
 import type { TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
 import { applySpec, planSpec } from "./apply-spec.js";
-import { demoStarts } from "./demo-daemon.js";
+import { demoLog } from "./demo-daemon.js";
 import { livePids } from "./exec-forms.js";
 import { doc } from "./spec-documents.js";
 
@@ -16,6 +16,14 @@ interface Walker {
   greeting: number;
   /** A service before it in the list that it comes after (so the spec never has a cycle). */
   after?: string;
+  /** What a change of the walk's File does to it. */
+  on: "nothing" | "restartOn" | "reloadOn";
+}
+
+/** What the process table said of a service after the last step: its one pid and the HUPs that pid had logged. */
+interface Seen {
+  pid: string;
+  hups: number;
 }
 
 /** A small seeded generator (mulberry32): the same seed walks the same way on every run. */
@@ -30,16 +38,45 @@ function generator(seed: number): (n: number) => number {
   };
 }
 
+/** The File the walk's services may restart or reload on. */
+const CONF = { name: "rwconf", path: "/etc/rw/conf" };
+
+const confDocument = (version: number): string => doc(`type: File\nname: ${CONF.name}\npath: ${CONF.path}\ncontent: "c${version}\\n"`);
+
 function document(w: Walker): string {
+  const trigger = w.on === "nothing" ? "" : `\n${w.on}: ["File[${CONF.name}]"]`;
   return doc(
-    `type: Service\nname: ${w.name}\nexec: /opt/demo/bin/demo ${w.name}\nrestart: ${w.restart}\nenv:\n  GREETING: g${w.greeting}\n` +
-      `desired: {state: ${w.state}, enabled: ${w.enabled}}\nverify: {settle: 0.5}${w.after ? `\nafter: [${w.after}]` : ""}`,
+    `type: Service\nname: ${w.name}\nexec: /opt/demo/bin/demo ${w.name}\nrestart: ${w.restart}\nreloadSignal: HUP\nenv:\n  GREETING: g${w.greeting}\n` +
+      `desired: {state: ${w.state}, enabled: ${w.enabled}}\nverify: {settle: 0.5}${w.after ? `\nafter: [${w.after}]` : ""}${trigger}`,
   );
 }
 
+/** The `hup` lines PID logged in a DEMO log. */
+const hupsOf = (log: string, pid: string): number => log.split("\n").filter((line) => line === `hup ${pid}`).length;
+
+/** The HUPs PID logged, once it has logged more than `than` (a signal is handled a moment after it is sent), or 10 s. */
+async function hupsAfter(host: TestHost, name: string, pid: string, than: number): Promise<number> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const hups = hupsOf(await demoLog(host, name), pid);
+    if (hups > than || Date.now() > end) return hups;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** What an init does beyond the edit itself. */
+export interface WalkOptions {
+  /**
+   * A restart of a service may restart the running services that come after it: on dinit `after`
+   * is `depends-on`, and `dinitctl restart --force` restarts the dependents too; on s6-rc it is
+   * `dependencies.d`, and s6-rc-update restarts what depends on a service it restarts.
+   */
+  dependentsRestart?: boolean;
+}
+
 /**
- * The walk every init's suite takes: seed 101 (its 25th edit found an s6-rc bug) and 30 edits,
- * unless `TEND_IT_WALK_SEED` and `TEND_IT_WALK_STEPS` say otherwise (to look for more by hand).
+ * The walk every init's suite takes: seed 101 and 30 edits, unless `TEND_IT_WALK_SEED` and
+ * `TEND_IT_WALK_STEPS` say otherwise (to look for more by hand).
  */
 export const WALK = { seed: Number(process.env.TEND_IT_WALK_SEED ?? 101), steps: Number(process.env.TEND_IT_WALK_STEPS ?? 30) };
 
@@ -48,59 +85,96 @@ export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
 
 /**
  * A random walk of `steps` edits of a spec of three services (DEMO, installed as
- * /opt/demo/bin/demo), the same walk for the same `seed`: each edit adds or removes one, sets its
- * `desired` state and enablement, changes its definition (its env), its restart policy, or the
- * service it comes after. After each apply (which must succeed), the next plan has nothing to do,
- * the process table holds one program for each service that is to run and none for the others
- * (removed ones included), and one that runs runs its current definition. A failure names the
+ * /opt/demo/bin/demo) and one File, the same walk for the same `seed`: each edit adds or removes
+ * a service, sets its `desired` state and enablement, changes its definition (its env), its
+ * restart policy, the service it comes after, or whether it restarts or reloads (HUP) on the
+ * File, or changes the File. After each apply (which must succeed), the next plan has nothing to
+ * do, the process table holds one program for each service that is to run and none for the others
+ * (removed ones included), and one that runs runs its current definition. A service that ran
+ * before the edit and still runs keeps its process unless its own document changed, or the File
+ * changed and it restarts on it; one that reloads on it got exactly one HUP. A failure names the
  * seed, the step and the edit, and the walk so far is in the spec at `path`.
  */
-export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number): Promise<void> {
+export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number, options: WalkOptions = {}): Promise<void> {
   const pick = generator(seed);
-  const walkers: Walker[] = ["rw0", "rw1", "rw2"].map((name) => ({ name, present: false, state: "running", enabled: true, restart: "always", greeting: 0 }));
+  const walkers: Walker[] = ["rw0", "rw1", "rw2"].map((name) => ({ name, present: false, state: "running", enabled: true, restart: "always", greeting: 0, on: "nothing" }));
+  const seen = new Map<string, Seen>();
   let greeting = 0;
+  let conf = 0;
   for (let step = 1; step <= steps; step += 1) {
     const w = walkers[pick(walkers.length)]!;
     const index = walkers.indexOf(w);
+    const before = new Map(walkers.map((x) => [x.name, x.present ? document(x) : ""]));
     let edit: string;
-    const kind = w.present ? pick(5) : 0;
+    const kind = w.present ? pick(7) : 0;
     if (kind === 0) {
       w.present = !w.present;
-      edit = w.present ? "add" : "remove";
+      edit = `${w.name} ${w.present ? "add" : "remove"}`;
     } else if (kind === 1) {
       [w.state, w.enabled] = [(["running", "stopped"] as const)[pick(2)]!, pick(2) === 1];
-      edit = `desired ${w.state}, enabled ${w.enabled}`;
+      edit = `${w.name} desired ${w.state}, enabled ${w.enabled}`;
     } else if (kind === 2) {
       w.greeting = greeting += 1;
-      edit = `greeting g${w.greeting}`;
+      edit = `${w.name} greeting g${w.greeting}`;
     } else if (kind === 3) {
       w.restart = w.restart === "always" ? "on_failure" : "always";
-      edit = `restart ${w.restart}`;
-    } else {
+      edit = `${w.name} restart ${w.restart}`;
+    } else if (kind === 4) {
       const earlier = walkers.slice(0, index).filter((other) => other.present);
       w.after = w.after || earlier.length === 0 ? undefined : earlier[pick(earlier.length)]!.name;
-      edit = w.after ? `after ${w.after}` : "after nothing";
+      edit = `${w.name} after ${w.after ?? "nothing"}`;
+    } else if (kind === 5) {
+      w.on = (["nothing", "restartOn", "reloadOn"] as const).filter((on) => on !== w.on)[pick(2)]!;
+      edit = `${w.name} ${w.on === "nothing" ? "neither restarts nor reloads on" : w.on} ${CONF.name}`;
+    } else {
+      conf += 1;
+      edit = `${CONF.name} content c${conf}`;
     }
     // A service may come only after one the spec declares, and one that is to run only after one that runs too (cross-check.ts).
     for (const other of walkers) {
       const target = walkers.find((x) => x.name === other.after);
       if (target && (!target.present || (target.state === "stopped" && other.state === "running"))) other.after = undefined;
     }
-    const where = `seed ${seed}, step ${step}: ${w.name} ${edit}`;
+    const where = `seed ${seed}, step ${step}: ${edit}`;
     const docs = walkers.filter((x) => x.present).map(document);
-    await applySpec(host, path, [...base, ...docs]).catch((error: unknown) => {
+    const output = await applySpec(host, path, [...base, confDocument(conf), ...docs]).catch((error: unknown) => {
       throw new Error(`${where}: apply failed\n${String(error)}`);
     });
     await planSpec(host, path, 0).catch((error: unknown) => {
       throw new Error(`${where}: the next plan is not clean\n${String(error)}`);
     });
+    expect(await host.mustExec(["cat", CONF.path]), `${where}: ${CONF.path}`).toBe(`c${conf}\n`);
+    /** The services whose process changed in this step (walkers come after earlier ones only, so one's are known before its dependents'). */
+    const restarted = new Set<string>();
     for (const x of walkers) {
       const live = await livePids(host, x.name);
       const running = x.present && x.state === "running";
       expect(live, `${where}: live processes of ${x.name}`).toHaveLength(running ? 1 : 0);
+      const last = seen.get(x.name);
+      seen.delete(x.name);
       if (!running) continue;
-      const start = (await demoStarts(host, x.name)).find((line) => line.startsWith(`start ${live[0]} `));
-      expect(start, `${where}: what ${x.name} runs`).toBe(`start ${live[0]} g${x.greeting}`);
+      const pid = live[0]!;
+      const log = await demoLog(host, x.name);
+      expect(log.split("\n").find((line) => line.startsWith(`start ${pid} `)), `${where}: what ${x.name} runs`).toBe(`start ${pid} g${x.greeting}`);
+      const fileChanged = kind === 6;
+      if (last?.pid !== pid) restarted.add(x.name);
+      const withItsDependency = options.dependentsRestart === true && x.after !== undefined && restarted.has(x.after);
+      const unchanged = last !== undefined && before.get(x.name) === document(x) && !(fileChanged && x.on === "restartOn");
+      // One the init restarted with the service it comes after: tend said so, and verified it.
+      if (unchanged && withItsDependency && pid !== last.pid) {
+        expect(output, `${where}: tend's word that ${x.name} restarted with ${x.after}`).toMatch(new RegExp(`^service:${x.name}: restarted with service:rw\\d, which it comes after$`, "m"));
+        expect(output, `${where}: ${x.name} verified`).toMatch(new RegExp(`^service:${x.name}: verified$`, "m"));
+      }
+      if (unchanged && !withItsDependency) {
+        expect(pid, `${where}: ${x.name} kept its process`).toBe(last!.pid);
+        const reloaded = fileChanged && x.on === "reloadOn";
+        const hups = reloaded ? await hupsAfter(host, x.name, pid, last!.hups) : hupsOf(log, pid);
+        expect(hups, `${where}: the HUPs ${x.name} got`).toBe(last!.hups + (reloaded ? 1 : 0));
+        seen.set(x.name, { pid, hups });
+        continue;
+      }
+      if (last && fileChanged && x.on === "restartOn") expect(pid, `${where}: ${x.name} restarted on ${CONF.name}`).not.toBe(last.pid);
+      seen.set(x.name, { pid, hups: hupsOf(log, pid) });
     }
   }
 }
