@@ -16,6 +16,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { NOTHING } from "../support/spec-documents.js";
 
 /**
@@ -263,8 +264,11 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("restarts a changed service, and the services that depend on it, on its new command", async () => {
     const apiPid = (await listed("tend-api"))!.pid;
     await host.writeFile(SYSTEM_SPEC, spec(web2, api, always, onFailure, never, distro, conf, hup));
+    expect(await host.expectTend(["plan", "-f", SYSTEM_SPEC])).toContain("      also  restarts service:api, which comes after it\n");
     const output = await host.expectTend(["apply", "-f", SYSTEM_SPEC]);
     expect(output).toContain("service:web: verified");
+    expect(output).toContain("service:api: restarted with service:web, which it comes after");
+    expect(output).toContain("service:api: verified");
     const now = await listed("tend-web");
     expect((await host.mustExec(["ps", "-o", "args=", "-p", String(now!.pid)])).trim()).toBe("sleep 100011");
     // restart --force: dinit restarted the dependent too, and it runs.
@@ -642,6 +646,8 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true }), WALK_TIMEOUT_MS);
+
+  it("names the services dinit restarts with a changed one (restart --force) and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, "/spec/tour.yaml", []));

@@ -14,6 +14,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
@@ -530,6 +531,8 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true }), WALK_TIMEOUT_MS);
+
+  it("names the services s6-rc-update restarts with a changed one and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, "/spec/tour.yaml", []));
