@@ -292,6 +292,28 @@ describe("apply", () => {
     expect(await readdir(join(first.root, "etc/sim"))).toEqual(["tend-web.conf"]);
   });
 
+  it("says a folder it was to delete is kept when it holds a file tend did not write, and the folder is no longer recorded", async () => {
+    const sim = simProvider();
+    const folder = (resource: { env?: Record<string, string> }) => (resource.env?.DEPS ? [{ store: "directory", path: "/etc/sim/tend-web.d", content: "", mode: 0o755 }] : []);
+    const provider = { ...sim.provider, render: (resource: never, ctx: never) => [...sim.provider.render(resource, ctx), ...folder(resource)] } as ProviderDefinition;
+    const web = { type: "service", name: "web", exec: "/opt/web", ...FAST };
+    const first = await cycle([{ ...web, env: { DEPS: "1" } }], provider);
+    await writeFile(join(first.root, "etc/sim/tend-web.d/admin.conf"), "mine\n");
+    const dropped = await cycle([web], provider, first.root);
+    expect(dropped.report.lines).toContain("service:web: kept /etc/sim/tend-web.d/, which holds files tend did not write; it is no longer tend's");
+    expect(dropped.report.lines.some((line) => line.startsWith("service:web: deleted /etc/sim/tend-web.d"))).toBe(false);
+    expect(await readFile(join(first.root, "etc/sim/tend-web.d/admin.conf"), "utf8")).toBe("mine\n");
+    const saved = JSON.parse(await readFile(join(first.root, "var/lib/tend/state.json"), "utf8"));
+    expect(saved.resources["service:web"].artifacts.map((a: { path: string }) => a.path)).toEqual(["/etc/sim/tend-web.conf"]);
+    // And when the whole resource goes, with the admin's file in its folder again.
+    const again = await cycle([{ ...web, env: { DEPS: "1" } }], provider, first.root);
+    expect(again.report.failures).toEqual([]);
+    const removed = await cycle([], provider, first.root);
+    expect(removed.report.lines).toContain("service:web: kept /etc/sim/tend-web.d/, which holds files tend did not write; it is no longer tend's");
+    expect(removed.report.lines).toContain("service:web: removed");
+    expect(await readdir(join(first.root, "etc/sim"))).toEqual(["tend-web.d"]);
+  });
+
   it("rewrites what it puts at a path for a moment (an artifact's interim content) when a killed apply left it, and still refuses anything else", async () => {
     const sim = simProvider();
     const provider = { ...sim.provider, render: (resource: never, ctx: never) => sim.provider.render(resource, ctx).map((a) => ({ ...a, interim: "# held back\n" })) };

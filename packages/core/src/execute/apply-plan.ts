@@ -4,7 +4,7 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { dependenciesOf } from "../model/dependencies-of.js";
-import { changesContent, type Plan, type PlanEntry } from "../plan/plan-types.js";
+import { changesContent, type ArtifactWrite, type Plan, type PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
@@ -14,7 +14,7 @@ import { takeOverPackageCopies } from "./package-copies.js";
 import { ownerProblem } from "../files/owner-problem.js";
 import { confirmedArtifacts, intendedArtifacts } from "./artifact-records.js";
 import { checkDesired } from "./check-desired.js";
-import { describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
+import { deletesFolder, describeWrite, roomNeeds, writeArtifacts } from "./write-artifacts.js";
 import { verifyServices, type VerifyTarget } from "./verify-services.js";
 
 /**
@@ -75,6 +75,8 @@ export async function applyPlan(
   const parts = { ...session.parts, log };
   const ctxFor = (provider: ProviderDefinition) => providerContext(parts, state, provider.name);
   const providerOf = (entry: PlanEntry) => assigned.get(entry.key);
+  /** A folder this apply deleted that is still there: it held something not tend's, so it was kept. */
+  const stayed = (write: ArtifactWrite): Promise<boolean> => (deletesFolder(write) ? session.files.exists(write.artifact.path).catch(() => false) : Promise.resolve(false));
   let entries: Map<string, PlanEntry> | undefined;
   const entryOf = (key: string) => (entries ??= new Map(plan.entries.map((e) => [e.key, e]))).get(key);
   const fail = (entry: PlanEntry, error: unknown) => {
@@ -168,8 +170,11 @@ export async function applyPlan(
       store.drop(state, entry.key);
       written.push(...entry.writes.map((w) => w.artifact.path));
       finished.add(entry.key);
-      // Only an edited file's deletion is told: where its copy went.
-      for (const write of entry.writes) if (write.why === "edited") log(`${entry.key}: ${describeWrite(write)}`);
+      // Only an edited file's deletion is told (where its copy went), and a folder kept.
+      for (const write of entry.writes) {
+        const kept = await stayed(write);
+        if (write.why === "edited" || kept) log(`${entry.key}: ${describeWrite(write, kept)}`);
+      }
       log(`${entry.key}: removed`);
     }
     await checkpoint(`removing ${wave.map((e) => e.key).join(", ")}`);
@@ -196,7 +201,9 @@ export async function applyPlan(
       const record = state.resources[entry.key]!;
       store.set(state, entry.key, { ...record, resource: entry.resource, artifacts: confirmedArtifacts(record.artifacts, entry.writes) });
       written.push(...entry.writes.filter(changesContent).map((w) => w.artifact.path));
-      for (const write of entry.writes) if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write)}`);
+      for (const write of entry.writes) {
+        if (write.why !== "unrecorded") log(`${entry.key}: ${describeWrite(write, await stayed(write))}`);
+      }
     }
     await checkpoint("writing files");
 

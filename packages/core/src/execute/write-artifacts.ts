@@ -128,6 +128,11 @@ function needsBackup(write: ArtifactWrite, record: RecordedArtifact | undefined)
   return hash !== record.hash && hash !== record.writing;
 }
 
+/** Whether a write deletes a folder: one that holds something tend did not write stays (see FileOperation's rmdir). */
+export function deletesFolder(write: ArtifactWrite): boolean {
+  return write.content === null && write.artifact.store === "directory";
+}
+
 function backupPath(backupDir: string, store: string, path: string): string {
   return join(backupDir, store, path.replace(/^\/+/, "").replace(/[^A-Za-z0-9_./-]/g, "_").replace(/(^|\/)\.\.?(?=\/|$)/g, "$1_"));
 }
@@ -151,8 +156,11 @@ function coreOperation(session: Session, write: ArtifactWrite, record: RecordedA
   return { op: "write", path, content: write.content, mode: modeOf(artifact), owner, expected };
 }
 
-/** One line for the apply log. */
-export function describeWrite(write: ArtifactWrite): string {
+/**
+ * One line for the apply log. `stayed`: a folder to delete is still there after its deletion, as
+ * it held something tend did not write (such a folder is kept, and no longer tend's).
+ */
+export function describeWrite(write: ArtifactWrite, stayed = false): string {
   const store = write.artifact.store ?? "file";
   if (write.why === "attributes") return `set ${write.artifact.path} to ${attributesText(write.artifact)}`;
   const kept =
@@ -163,6 +171,7 @@ export function describeWrite(write: ArtifactWrite): string {
         : write.why === "adopted"
           ? " (adopted; the old copy is kept under backups/)"
           : "";
+  if (write.content === null && stayed) return `kept ${write.artifact.path}/, which holds files tend did not write; it is no longer tend's`;
   if (write.content === null) return `deleted ${write.artifact.path}${kept}`;
   const what = store === "directory" ? `made ${write.artifact.path}/` : store === "symlink" ? `linked ${write.artifact.path} -> ${write.content}` : `wrote ${write.artifact.path}`;
   return `${what}${kept}`;
