@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provePurePlans } from "../support/side-effects.js";
 import { commandsOfRun } from "../support/commands-of-run.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
+import { proveCrontabWalk } from "../support/crontab-walk.js";
+import { WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
 
 /**
  * Timers on a runit host (runsvdir as PID 1) with Debian's cron: the core picks the cron provider
@@ -312,4 +314,7 @@ describe("cron timers on a runit host", () => {
       expect(tally(three.remove)).toEqual({ lock: 1, "crontab -u alice -l": 2, "crontab -u alice -": 1, [writer]: 1 });
     });
   });
+
+  it("a seeded random walk of edits of alice's crontab, by the spec and by alice: every byte of hers stays, and her timers' blocks are exactly the spec's", () =>
+    proveCrontabWalk(host, "/spec/crontab-walk.yaml", "alice", WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
 });

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { applySpec, planSpec } from "./apply-spec.js";
 import { demoLog } from "./demo-daemon.js";
 import { livePids } from "./exec-forms.js";
+import { seededGenerator } from "./seeded-generator.js";
 import { doc } from "./spec-documents.js";
 
 /** One of the walk's services as the spec has it now. */
@@ -24,18 +25,6 @@ interface Walker {
 interface Seen {
   pid: string;
   hups: number;
-}
-
-/** A small seeded generator (mulberry32): the same seed walks the same way on every run. */
-function generator(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
 }
 
 /** The File the walk's services may restart or reload on. */
@@ -96,7 +85,7 @@ export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
  * seed, the step and the edit, and the walk so far is in the spec at `path`.
  */
 export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number, options: WalkOptions = {}): Promise<void> {
-  const pick = generator(seed);
+  const pick = seededGenerator(seed);
   const walkers: Walker[] = ["rw0", "rw1", "rw2"].map((name) => ({ name, present: false, state: "running", enabled: true, restart: "always", greeting: 0, on: "nothing" }));
   const seen = new Map<string, Seen>();
   let greeting = 0;

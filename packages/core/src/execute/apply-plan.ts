@@ -185,6 +185,7 @@ export async function applyPlan(
   // packages. Without such a File, all of it is one stage.
   const operating = active.filter((e) => e.action !== "remove");
   const verifyTargets: VerifyTarget[] = [];
+  const verified = new Set<string>();
   for (const [stageIndex, stage] of installStages(operating, (e) => ownerProblem(session.files, e.resource) !== undefined).entries()) {
     // 3. Every write of the stage, in dependency order, as one batch.
     tell("writing files");
@@ -238,7 +239,10 @@ export async function applyPlan(
         const verifying = provider !== undefined && entry.resource.type === "service" && !session.offline && (entry.ops.includes("start") || entry.ops.includes("restart"));
         // A start or restart stays in the ledger until verification sees the service up.
         settle(entry.key, entry.resource, verifying ? ["start", "restart"] : []);
-        if (verifying) verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
+        if (verifying && !verified.has(entry.key)) {
+          verified.add(entry.key);
+          verifyTargets.push({ key: entry.key, resource: entry.resource, provider, ctx: ctxFor(provider) });
+        }
         finished.add(entry.key);
         const did = entry.ops.map((op) => PAST[op]!).join(", ");
         const caughtUp = entry.action === "change" && entry.ops.length === 0 && entry.writes.length > 0 && entry.writes.every((w) => w.why === "unrecorded");
@@ -248,8 +252,9 @@ export async function applyPlan(
         if (verifying) {
           for (const key of entry.alsoRestarts ?? []) {
             const dependent = entryOf(key);
-            if (!dependent || verifyTargets.some((target) => target.key === key)) continue;
+            if (!dependent || verified.has(key)) continue;
             log(`${key}: restarted with ${entry.key}, which it comes after`);
+            verified.add(key);
             verifyTargets.push({ key, resource: dependent.resource, provider, ctx: ctxFor(provider) });
           }
         }
