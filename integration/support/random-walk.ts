@@ -81,8 +81,9 @@ export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
  * do, the process table holds one program for each service that is to run and none for the others
  * (removed ones included), and one that runs runs its current definition. A service that ran
  * before the edit and still runs keeps its process unless its own document changed, or the File
- * changed and it restarts on it; one that reloads on it got exactly one HUP. A failure names the
- * seed, the step and the edit, and the walk so far is in the spec at `path`.
+ * changed and it restarts on it, or (`dependentsRestart`) the init restarted it with the service
+ * it comes after, which tend's output must say; one that reloads on it got exactly one HUP. A
+ * failure names the seed, the step and the edit, and the walk so far is in the spec at `path`.
  */
 export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number, options: WalkOptions = {}): Promise<void> {
   const pick = seededGenerator(seed);

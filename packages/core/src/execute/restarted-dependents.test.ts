@@ -56,6 +56,22 @@ describe("services an init restarts with the one tend restarts (dependentsRestar
     expect(changed.report.failures).toEqual([]);
   });
 
+  it("leaves what comes after a service that restarts itself to that service: each restart names the ones up to the next", async () => {
+    const sim = simProvider(new Map(), { dependentsRestart: "always" });
+    const spec = (db: string, cache: string) => [
+      service("db", db),
+      service("web", "/opt/web", { after: ["db"] }),
+      service("cache", cache, { after: ["web"] }),
+      service("tail", "/opt/tail", { after: ["cache"] }),
+    ];
+    const first = await cycle(spec("/opt/db v1", "/opt/cache v1"), sim.provider);
+    const both = await cycle(spec("/opt/db v2", "/opt/cache v2"), sim.provider, first.root);
+    expect(alsoRestarts(both.plan, "service:db")).toEqual(["service:web"]);
+    expect(alsoRestarts(both.plan, "service:cache")).toEqual(["service:tail"]);
+    expect(both.report.lines).toEqual(expect.arrayContaining(["service:web: restarted with service:db, which it comes after", "service:tail: restarted with service:cache, which it comes after", "service:web: verified", "service:tail: verified"]));
+    expect(both.report.failures).toEqual([]);
+  });
+
   it("names nothing for an init whose restarts stay with the service, nor for a dependent that restarts in the plan anyway", async () => {
     const plain = simProvider();
     const spec = (db: string, web: string) => [service("db", db), service("web", web, { after: ["db"] })];

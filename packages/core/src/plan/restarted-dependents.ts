@@ -29,24 +29,30 @@ export function noteRestartedDependents(entries: readonly PlanEntry[], providers
   }
   if (dependents.size === 0) return;
   for (const entry of entries) {
-    if (!entry.ops.includes("restart")) continue;
-    const provider = providers.get(entry.key);
-    const mode = provider?.dependentsRestart;
-    if (mode === undefined) continue;
-    if (mode === "definition" && !entry.staleDefinition && !entry.writes.some(changesContent)) continue;
+    const mode = providers.get(entry.key)?.dependentsRestart;
+    if (!carries(entry, mode)) continue;
+    const provider = providers.get(entry.key)!.name;
     const named: string[] = [];
     const seen = new Set([entry.key]);
     const queue = [entry.key];
-    while (queue.length > 0) {
-      for (const dependent of dependents.get(queue.shift()!) ?? []) {
-        if (seen.has(dependent.key) || providers.get(dependent.key)?.name !== provider!.name || !runsOn(dependent)) continue;
+    for (let next = 0; next < queue.length; next += 1) {
+      for (const dependent of dependents.get(queue[next]!) ?? []) {
+        if (seen.has(dependent.key) || providers.get(dependent.key)?.name !== provider || !runsOn(dependent)) continue;
         seen.add(dependent.key);
-        queue.push(dependent.key);
         if (!dependent.ops.some((op) => op === "start" || op === "stop" || op === "restart")) named.push(dependent.key);
+        // One whose own restart carries over names what comes after it itself: a chain of
+        // services that all restart costs one step each, not the rest of the chain each.
+        if (!carries(dependent, mode)) queue.push(dependent.key);
       }
     }
     if (named.length > 0) entry.alsoRestarts = named;
   }
+}
+
+/** Whether the init's restart of this entry's service restarts what comes after it too. */
+function carries(entry: PlanEntry, mode: PlanProvider["dependentsRestart"]): boolean {
+  if (mode === undefined || !entry.ops.includes("restart")) return false;
+  return mode === "always" || entry.staleDefinition === true || entry.writes.some(changesContent);
 }
 
 /** A service that runs now and is to keep running. */
