@@ -17,8 +17,9 @@ const SCHEDULES = ["* * * * *", "*/5 * * * *", "0 3 * * *", "15 4 * * 1"];
 
 const timerDocument = (t: WalkTimer): string => doc(`type: Timer\nname: ${t.name}\nuser: true\nexec: /bin/true ${t.name}-v${t.version}\nschedule: "${t.schedule}"`);
 
-/** tend's blocks in a crontab, by name: `# BEGIN tend:NAME` to `# END tend:NAME`, with both lines. */
-const BLOCK = /^# BEGIN tend:(\S+)\n[\s\S]*?^# END tend:\1\n/gm;
+/** One of tend's blocks in a crontab: `# BEGIN tend:NAME` to `# END tend:NAME`, with both lines. */
+const BLOCK_SOURCE = String.raw`^# BEGIN tend:(\S+)\n[\s\S]*?^# END tend:\1\n`;
+const BLOCK = new RegExp(BLOCK_SOURCE, "gm");
 
 function blocksOf(text: string): Map<string, string> {
   return new Map([...text.matchAll(BLOCK)].map((match) => [match[1]!, match[0]]));
@@ -32,7 +33,7 @@ function unitsOf(text: string): string[] {
   const units: string[] = [];
   let rest = text;
   while (rest !== "") {
-    const block = /^# BEGIN tend:(\S+)\n[\s\S]*?^# END tend:\1\n/m.exec(rest);
+    const block = new RegExp(BLOCK_SOURCE, "m").exec(rest);
     if (block?.index === 0) {
       units.push(block[0]);
       rest = rest.slice(block[0].length);

@@ -49,7 +49,12 @@ export async function expectRestarted(host: TestHost, name: string, old: string 
 
 /** The `hup <pid>` lines under NAME: which process received each HUP. */
 export async function hupsReceived(host: TestHost, name: string): Promise<string[]> {
-  return (await demoLog(host, name))
+  return hupPids(await demoLog(host, name));
+}
+
+/** The `hup <pid>` lines of a DEMO log: which process received each HUP. */
+export function hupPids(log: string): string[] {
+  return log
     .split("\n")
     .filter((line) => line.startsWith("hup "))
     .map((line) => line.split(" ")[1]!);

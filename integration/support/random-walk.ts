@@ -2,7 +2,7 @@ import type { TestHost } from "@tend/testkit/harness";
 import { expect } from "vitest";
 import { applySpec, planSpec } from "./apply-spec.js";
 import { demoLog } from "./demo-daemon.js";
-import { livePids } from "./exec-forms.js";
+import { hupPids, livePids } from "./exec-forms.js";
 import { seededGenerator } from "./seeded-generator.js";
 import { doc } from "./spec-documents.js";
 
@@ -40,18 +40,8 @@ function document(w: Walker): string {
   );
 }
 
-/** The `hup` lines PID logged in a DEMO log. */
-const hupsOf = (log: string, pid: string): number => log.split("\n").filter((line) => line === `hup ${pid}`).length;
-
-/** The HUPs PID logged, once it has logged more than `than` (a signal is handled a moment after it is sent), or 10 s. */
-async function hupsAfter(host: TestHost, name: string, pid: string, than: number): Promise<number> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const hups = hupsOf(await demoLog(host, name), pid);
-    if (hups > than || Date.now() > end) return hups;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How many HUPs PID logged in a DEMO log. */
+const hupsOf = (log: string, pid: string): number => hupPids(log).filter((received) => received === pid).length;
 
 /** What an init does beyond the edit itself. */
 export interface WalkOptions {
@@ -156,10 +146,19 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
         expect(output, `${where}: ${x.name} verified`).toMatch(new RegExp(`^service:${x.name}: verified$`, "m"));
       }
       if (unchanged && !withItsDependency) {
-        expect(pid, `${where}: ${x.name} kept its process`).toBe(last!.pid);
+        expect(pid, `${where}: ${x.name} kept its process`).toBe(last.pid);
         const reloaded = fileChanged && x.on === "reloadOn";
-        const hups = reloaded ? await hupsAfter(host, x.name, pid, last!.hups) : hupsOf(log, pid);
-        expect(hups, `${where}: the HUPs ${x.name} got`).toBe(last!.hups + (reloaded ? 1 : 0));
+        // A signal is handled a moment after it is sent.
+        const hups = reloaded
+          ? await host.waitFor(
+              async () => {
+                const logged = hupsOf(await demoLog(host, x.name), pid);
+                return logged > last.hups && logged;
+              },
+              { timeoutMs: 10_000, what: `${where}: ${x.name} to log its HUP` },
+            )
+          : hupsOf(log, pid);
+        expect(hups, `${where}: the HUPs ${x.name} got`).toBe(last.hups + (reloaded ? 1 : 0));
         seen.set(x.name, { pid, hups });
         continue;
       }

@@ -4,7 +4,7 @@ import type { ProviderDefinition } from "../contract/provider.js";
 import { errors, moreErrors } from "../errors/catalogue.js";
 import { TendErrors, type TendError } from "../errors/tend-error.js";
 import { dependenciesOf } from "../model/dependencies-of.js";
-import { changesContent, type ArtifactWrite, type Plan, type PlanEntry } from "../plan/plan-types.js";
+import { changesContent, definitionChanged, type ArtifactWrite, type Plan, type PlanEntry } from "../plan/plan-types.js";
 import { providerContext } from "../session/provider-context.js";
 import { asTendError, type Session } from "../session/session.js";
 import type { StateFile } from "../state/state-file.js";
@@ -400,7 +400,7 @@ function toChange(entry: PlanEntry): ResourceChange {
     resource: entry.resource,
     ...(entry.previous ? { previous: entry.previous } : {}),
     ops: entry.ops,
-    filesChanged: entry.writes.some(changesContent) || entry.staleDefinition === true,
+    filesChanged: definitionChanged(entry),
     reasons: entry.reasons,
   };
 }

@@ -29,6 +29,14 @@ export function changesContent(write: ArtifactWrite): boolean {
   return write.why !== "attributes";
 }
 
+/**
+ * Whether the init must load the entry's definition again (a provider's `filesChanged`): its files'
+ * content changed in this apply, or the init runs an older definition than they hold.
+ */
+export function definitionChanged(entry: PlanEntry): boolean {
+  return entry.writes.some(changesContent) || entry.staleDefinition === true;
+}
+
 export interface PlanEntry {
   /** `service:web`. */
   key: string;

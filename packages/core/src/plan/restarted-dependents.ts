@@ -1,7 +1,7 @@
 import type { Capabilities } from "../contract/capabilities.js";
 import type { Operation } from "../contract/change.js";
 import { desiredOf } from "./desired-of.js";
-import { changesContent, type PlanEntry } from "./plan-types.js";
+import { definitionChanged, type PlanEntry } from "./plan-types.js";
 
 /** What the plan knows of the provider of a resource. */
 export interface PlanProvider {
@@ -29,20 +29,19 @@ export function noteRestartedDependents(entries: readonly PlanEntry[], providers
   }
   if (dependents.size === 0) return;
   for (const entry of entries) {
-    const mode = providers.get(entry.key)?.dependentsRestart;
-    if (!carries(entry, mode)) continue;
-    const provider = providers.get(entry.key)!.name;
+    const provider = providers.get(entry.key);
+    if (!provider || !carries(entry, provider.dependentsRestart)) continue;
     const named: string[] = [];
     const seen = new Set([entry.key]);
     const queue = [entry.key];
     for (let next = 0; next < queue.length; next += 1) {
       for (const dependent of dependents.get(queue[next]!) ?? []) {
-        if (seen.has(dependent.key) || providers.get(dependent.key)?.name !== provider || !runsOn(dependent)) continue;
+        if (seen.has(dependent.key) || providers.get(dependent.key)?.name !== provider.name || !runsOn(dependent)) continue;
         seen.add(dependent.key);
         if (!dependent.ops.some((op) => op === "start" || op === "stop" || op === "restart")) named.push(dependent.key);
         // One whose own restart carries over names what comes after it itself: a chain of
         // services that all restart costs one step each, not the rest of the chain each.
-        if (!carries(dependent, mode)) queue.push(dependent.key);
+        if (!carries(dependent, provider.dependentsRestart)) queue.push(dependent.key);
       }
     }
     if (named.length > 0) entry.alsoRestarts = named;
@@ -52,7 +51,7 @@ export function noteRestartedDependents(entries: readonly PlanEntry[], providers
 /** Whether the init's restart of this entry's service restarts what comes after it too. */
 function carries(entry: PlanEntry, mode: PlanProvider["dependentsRestart"]): boolean {
   if (mode === undefined || !entry.ops.includes("restart")) return false;
-  return mode === "always" || entry.staleDefinition === true || entry.writes.some(changesContent);
+  return mode === "always" || definitionChanged(entry);
 }
 
 /** A service that runs now and is to keep running. */
