@@ -171,6 +171,30 @@ describe("services on a booted OpenRC", () => {
     await plan(0);
   });
 
+  it("a service the spec wants stopped that OpenRC still counts started with nothing running: plan shows it as drift, and apply resets OpenRC's record, so that rc-service can start it again", async () => {
+    await apply(BASE);
+    const before = await childPid("tend-web");
+    await host.mustSh("RC_SVCNAME=tend-web supervise-daemon tend-web --stop && RC_SVCNAME=tend-web /lib/rc/sbin/mark_service_started tend-web");
+    expect(await status("tend-web")).toBe("started");
+    const stopped = [`${WEB}desired: {state: stopped, enabled: true}\n`, GUARD, ONCE];
+    await host.writeFile(SPEC, spec(...stopped));
+    const planned = await plan(2);
+    expect(planned).toContain("service:web drifted: OpenRC counts it started, but nothing it started runs");
+    expect(planned).not.toMatch(/service:web +(stop|start|restart)/);
+    expect(await apply(stopped)).toContain("service:web: reset OpenRC's record of it as started, as nothing it started runs");
+    expect(await status("tend-web")).toBe("stopped");
+    expect(await livePids(host, "web")).toEqual([]);
+    await plan(0);
+    // An admin's start now starts it (before the reset it said it was already started).
+    await host.mustSh("rc-service tend-web start");
+    const started = await childPid("tend-web");
+    expect(started).not.toBe(before);
+    expect(await livePids(host, "web")).toEqual([started]);
+    await apply(BASE);
+    expect(await livePids(host, "web")).toEqual([started]);
+    await plan(0);
+  });
+
   it("moves a running service between supervise-daemon and a background daemon without a second copy", async () => {
     const processes = async () => (await host.mustSh("ps -eo args")).split("\n").filter((line) => line === "/bin/sh /opt/demo/bin/demo web");
     await apply([WEB.replace("restart: always", 'restart: "no"'), GUARD, ONCE]);

@@ -71,6 +71,19 @@ describe("applyChange", () => {
     expect((await run(change("change", ["start"], cron), { tree: { "/run/openrc/started/cron": { link: "/etc/init.d/cron" } } })).lines).toEqual(["openrc-run /etc/init.d/cron restart"]);
   });
 
+  it("resets the record of a service the spec wants stopped, with nothing to start or stop, that OpenRC counts started while nothing it started runs", async () => {
+    const stopped: Service = { ...web, desired: { state: "stopped", enabled: true } };
+    const started = { ...DEFAULT, "/run/openrc/started/tend-web": { link: "/etc/init.d/tend-web" } } as const;
+    const reset = await run(change("change", [], stopped), { tree: started });
+    expect(reset.lines).toEqual(["rc-service -- tend-web zap"]);
+    expect(reset.logged).toContain("service:web: reset OpenRC's record of it as started, as nothing it started runs");
+    // Only then: a process that lives, a service not counted started, one wanted running, or under --root.
+    expect((await run(change("change", [], stopped), { tree: { ...started, "/run/openrc/options/tend-web/child_pid": "4301\n", "/proc/4301": { dir: true } } })).lines).toEqual([]);
+    expect((await run(change("change", ["disable"], stopped))).lines).toEqual([]);
+    expect((await run(change("change", []), { tree: started })).lines).toEqual([]);
+    expect((await run(change("change", [], stopped), { tree: started, offline: true })).lines).toEqual([]);
+  });
+
   it("stops and reloads through rc-service", async () => {
     expect((await run(change("change", ["stop"]))).lines).toEqual(["rc-service -- tend-web stop"]);
     expect((await run(change("change", ["reload"], { ...web, reloadSignal: "HUP" }))).lines).toEqual(["rc-service -- tend-web reload"]);

@@ -10,6 +10,9 @@ import { supervisionOf, type Supervision } from "./supervision.js";
 
 type ServiceChange = ResourceChange & { resource: Service };
 
+/** The operations that start or stop a process. */
+const RUNTIME_OPS = new Set<Operation>(["start", "stop", "restart", "reload"]);
+
 /** The order a service's operations run in, as the planner orders them. */
 const ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "reload"];
 
@@ -22,6 +25,9 @@ const ORDER: Operation[] = ["stop", "disable", "enable", "start", "restart", "re
  * service, one at a time: OpenRC 0.45 races when supervise-daemon services of one wave are
  * restarted side by side (seen: "already running" from a start right after its own stop, and a
  * lost child_pid). Each failure is pinned on its own service. Under `--root` only the links change.
+ * A tend service the spec wants stopped, with nothing to start or stop, whose record OpenRC still
+ * keeps as started with nothing it started running (the drift observeServices reports) has that
+ * record reset: `rc-service start` would otherwise say it is already started.
  */
 export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
@@ -42,6 +48,14 @@ export async function applyBatch(changes: ResourceChange[], ctx: ApplyContext): 
       } catch (error) {
         failures.set(change.key, error);
       }
+    }
+  }
+  for (const change of services) {
+    if (ctx.offline || failures.has(change.key) || change.resource.desired?.state !== "stopped" || change.ops.some((op) => RUNTIME_OPS.has(op))) continue;
+    try {
+      if (await stoppedWithoutItsStop(change, ctx)) ctx.log(`${change.key}: reset OpenRC's record of it as started, as nothing it started runs`);
+    } catch (error) {
+      failures.set(change.key, error);
     }
   }
   return failures;

@@ -115,6 +115,30 @@ describe("observeServices", () => {
     expect(observations.get("service:early")).toMatchObject({ state: "running", details: { status: "started" } });
   });
 
+  it("reports as drift a service the spec wants stopped that OpenRC counts started while nothing it started runs, and only that one", async () => {
+    const status = [" tend-gone                                                         [  started  ]", " tend-crash                                                        [  crashed  ]", " tend-off                                                          [  stopped  ]", ""].join("\n");
+    const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: status }) });
+    await writeHostTree(ctx.rootDir, {
+      "/etc/init.d/tend-gone": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+      "/etc/init.d/tend-crash": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+      "/etc/init.d/tend-off": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+      "/etc/init.d/tend-wanted": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+    });
+    const stopped = { state: "stopped", enabled: true } as const;
+    const observations = await observeServices(
+      [
+        service({ name: "gone", exec: "/opt/gone", desired: stopped }),
+        service({ name: "crash", exec: "/opt/crash", desired: stopped }),
+        service({ name: "off", exec: "/opt/off", desired: stopped }),
+        // Wanted running, it is started again, which resets the record anyway.
+        service({ name: "wanted", exec: "/opt/wanted" }),
+      ],
+      ctx,
+    );
+    for (const name of ["gone", "crash"]) expect(observations.get(`service:${name}`), name).toMatchObject({ state: "stopped", drift: ["OpenRC counts it started, but nothing it started runs"] });
+    for (const name of ["off", "wanted"]) expect(observations.get(`service:${name}`)?.drift, name).toBeUndefined();
+  });
+
   it("runs nothing for no services", async () => {
     const runner = new RecordingRunner();
     const ctx = await applyContext({ init: "openrc", runner });

@@ -10,6 +10,13 @@ import { BOOT_RUNLEVELS, initScriptPath, scriptName } from "./script-name.js";
 import { scriptSupervision, type Supervision } from "./supervision.js";
 
 /**
+ * A tend service the spec wants stopped that OpenRC counts started while nothing it started runs:
+ * stopped as the spec asks, yet `rc-service start` would say it is already started until OpenRC's
+ * record is reset (see resetStarted), which apply does.
+ */
+export const STARTED_WITH_NOTHING_RUNNING = "OpenRC counts it started, but nothing it started runs";
+
+/**
  * Observes every service in one `rc-status` call plus file reads: `exists` is the script in
  * /etc/init.d, `enabled` a link in a runlevel OpenRC starts at boot (sysinit, boot, default),
  * `state` running when OpenRC counts the service started and its process (where OpenRC
@@ -38,6 +45,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       observation.state = state;
       observation.details = { ...observation.details, ...details };
       if (state === "running" && typeof details.pid === "number") observation.mainPid = details.pid;
+      if (details.status === "crashed" && service.exec !== undefined && service.desired?.state === "stopped") observation.drift = [STARTED_WITH_NOTHING_RUNNING];
     }
     observations.set(resourceKey("service", service.name), observation);
   }
