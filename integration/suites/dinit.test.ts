@@ -15,9 +15,12 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { NOTHING } from "../support/spec-documents.js";
+
+/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit] };
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
@@ -645,7 +648,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
     );
   });
 
-  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true }), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   it("names the services dinit restarts with a changed one (restart --force) and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
 

@@ -18,8 +18,11 @@ import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { serviceWave } from "../support/service-wave.js";
 import { convergeService, EVERY_DESIRED_STATE, everyDesiredStateFrom } from "../support/desired-states.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
+
+/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/init.d/${unit}`, stop: (unit) => ["rc-service", unit, "stop"] };
 
 /**
  * Services on a booted OpenRC (Debian's openrc 0.45 under sysvinit), driven through the tend CLI
@@ -670,7 +673,7 @@ describe("services on a booted OpenRC", () => {
     });
   });
 
-  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

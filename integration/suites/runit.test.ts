@@ -20,8 +20,11 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
+
+/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/sv/${unit}/run`, stop: (unit) => ["sv", "down", `/etc/sv/${unit}`] };
 
 /**
  * Services on runit (Debian's runit, runsvdir as PID 1 over /etc/service), driven through the
@@ -446,7 +449,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
     });
   });
 
-  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

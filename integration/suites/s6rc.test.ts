@@ -13,10 +13,13 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
+
+/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/s6/sv/${unit}/run`, stop: (unit) => ["s6-rc", "-l", "/run/s6-rc", "-d", "change", unit] };
 
 /**
  * The whole s6-rc path through the tend CLI, against the s6rc image: s6-svscan as PID 1, s6-rc's
@@ -530,7 +533,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
 
-  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true }), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   it("names the services s6-rc-update restarts with a changed one and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
 

@@ -17,8 +17,11 @@ import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
+
+/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/systemd/system/${unit}.service`, stop: (unit) => ["systemctl", "stop", `${unit}.service`] };
 
 /**
  * @tend/provider-systemd against systemd booted as PID 1 (Debian 12, systemd 252), driven through
@@ -328,7 +331,7 @@ describe("services and timers on a booted systemd", () => {
     );
   });
 
-  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, SPEC, BASE));

@@ -40,6 +40,25 @@ function document(w: Walker): string {
   );
 }
 
+/**
+ * An admin's edit of the service's definition file, stop, or SIGKILL of its program: the first two
+ * are drift the next plan must show; a killed program may be back already, its supervisor's doing.
+ */
+async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, name: string, kind: number, where: string, path: string): Promise<void> {
+  const unit = `tend-${name}`;
+  if (kind === HAND_KILL) {
+    const [pid] = await livePids(host, name);
+    await host.mustExec(["kill", "-KILL", pid!]);
+    await host.waitFor(async () => !(await livePids(host, name)).includes(pid!), { timeoutMs: 10_000, what: `${where}${name}'s program to die` });
+    return;
+  }
+  if (kind === HAND_EDIT) await host.mustSh(`echo '# edited by hand' >> ${hand.definition(unit)}`);
+  else await host.mustExec(hand.stop(unit));
+  await planSpec(host, path, 2).catch((error: unknown) => {
+    throw new Error(`${where}the plan does not see it\n${String(error)}`);
+  });
+}
+
 /** How many HUPs PID logged in a DEMO log. */
 const hupsOf = (log: string, pid: string): number => hupPids(log).filter((received) => received === pid).length;
 
@@ -51,7 +70,19 @@ export interface WalkOptions {
    * `dependencies.d`, and s6-rc-update restarts what depends on a service it restarts.
    */
   dependentsRestart?: boolean;
+  /**
+   * What an admin does by hand between applies, in this init's terms (`unit` is `tend-rw0`): the
+   * file that holds a service's definition, and the command that stops it. With it the walk also
+   * edits that file, stops a running service, or SIGKILLs its program, and the next apply must
+   * put the spec back.
+   */
+  byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[] };
 }
+
+/** The edits an admin makes by hand, after the spec's seven kinds. */
+const HAND_EDIT = 7;
+const HAND_STOP = 8;
+const HAND_KILL = 9;
 
 /**
  * The walk every init's suite takes: seed 101 and 30 edits, unless `TEND_IT_WALK_SEED` and
@@ -72,8 +103,10 @@ export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
  * (removed ones included), and one that runs runs its current definition. A service that ran
  * before the edit and still runs keeps its process unless its own document changed, or the File
  * changed and it restarts on it, or (`dependentsRestart`) the init restarted it with the service
- * it comes after, which tend's output must say; one that reloads on it got exactly one HUP. A
- * failure names the seed, the step and the edit, and the walk so far is in the spec at `path`.
+ * it comes after, which tend's output must say; one that reloads on it got exactly one HUP. With
+ * `byHand`, an edit may instead be an admin's, the spec left as it is (see byHand): the next
+ * apply must undo it, with the same checks after it. A failure names the seed, the step and the
+ * edit, and the walk so far is in the spec at `path`.
  */
 export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number, options: WalkOptions = {}): Promise<void> {
   const pick = seededGenerator(seed);
@@ -86,7 +119,9 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
     const index = walkers.indexOf(w);
     const before = new Map(walkers.map((x) => [x.name, x.present ? document(x) : ""]));
     let edit: string;
-    const kind = w.present ? pick(7) : 0;
+    let kind = w.present ? pick(options.byHand ? 10 : 7) : 0;
+    const runs = (x: Walker) => x.present && x.state === "running";
+    if ((kind === HAND_STOP || kind === HAND_KILL) && !runs(w)) kind = HAND_EDIT;
     if (kind === 0) {
       w.present = !w.present;
       edit = `${w.name} ${w.present ? "add" : "remove"}`;
@@ -106,9 +141,11 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
     } else if (kind === 5) {
       w.on = (["nothing", "restartOn", "reloadOn"] as const).filter((on) => on !== w.on)[pick(2)]!;
       edit = `${w.name} ${w.on === "nothing" ? "neither restarts nor reloads on" : w.on} ${CONF.name}`;
-    } else {
+    } else if (kind === 6) {
       conf += 1;
       edit = `${CONF.name} content c${conf}`;
+    } else {
+      edit = `${w.name} ${kind === HAND_EDIT ? "definition edited" : kind === HAND_STOP ? "stopped" : "program killed"} by hand`;
     }
     // A service may come only after one the spec declares, and one that is to run only after one that runs too (cross-check.ts).
     for (const other of walkers) {
@@ -117,6 +154,7 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
     }
     const where = `seed ${seed}, step ${step}: ${edit}`;
     const docs = walkers.filter((x) => x.present).map(document);
+    if (kind >= HAND_EDIT) await byHand(host, options.byHand!, w.name, kind, `${where}: `, path);
     const output = await applySpec(host, path, [...base, confDocument(conf), ...docs]).catch((error: unknown) => {
       throw new Error(`${where}: apply failed\n${String(error)}`);
     });
@@ -127,8 +165,9 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
     /** The services whose process changed in this step (walkers come after earlier ones only, so one's are known before its dependents'). */
     const restarted = new Set<string>();
     for (const x of walkers) {
-      const live = await livePids(host, x.name);
-      const running = x.present && x.state === "running";
+      const running = runs(x);
+      // A killed program may be started again by its supervisor after tend saw it running.
+      const live = kind === HAND_KILL && x === w ? await host.waitFor(async () => ((found) => found.length === 1 && found)(await livePids(host, x.name)), { timeoutMs: 10_000, what: `${where}: one ${x.name} again` }) : await livePids(host, x.name);
       expect(live, `${where}: live processes of ${x.name}`).toHaveLength(running ? 1 : 0);
       const last = seen.get(x.name);
       seen.delete(x.name);
@@ -139,7 +178,8 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       const fileChanged = kind === 6;
       if (last?.pid !== pid) restarted.add(x.name);
       const withItsDependency = options.dependentsRestart === true && x.after !== undefined && restarted.has(x.after);
-      const unchanged = last !== undefined && before.get(x.name) === document(x) && !(fileChanged && x.on === "restartOn");
+      // By hand, the init may stop or restart others with it (dinit, s6-rc): their processes are not checked.
+      const unchanged = kind < HAND_EDIT && last !== undefined && before.get(x.name) === document(x) && !(fileChanged && x.on === "restartOn");
       // One the init restarted with the service it comes after: tend said so, and verified it.
       if (unchanged && withItsDependency && pid !== last.pid) {
         expect(output, `${where}: tend's word that ${x.name} restarted with ${x.after}`).toMatch(new RegExp(`^service:${x.name}: restarted with service:rw\\d, which it comes after$`, "m"));
