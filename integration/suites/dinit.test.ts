@@ -17,6 +17,7 @@ import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
+import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { NOTHING } from "../support/spec-documents.js";
 
 /** What an admin does by hand in the random walk: edit a service's definition, stop it. */
@@ -651,6 +652,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
 
   it("names the services dinit restarts with a changed one (restart --force) and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
+  it("removes the service a running chain of two comes after: the chain runs on, and the one whose definition changed restarts with the one after it", () => proveRemovedHeadOfChain(host, "/spec/chain.yaml", []), 120_000);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, "/spec/tour.yaml", []));

@@ -15,20 +15,20 @@ describe("parseServiceDescription", () => {
       "# the boot.d directory contents determine other dependencies:",
       "waits-for.d: boot.d",
     ].join("\n");
-    expect(parseServiceDescription(text)).toEqual({ waitsForD: ["boot.d"], fixedDependencies: ["tty1", "tty2"] });
+    expect(parseServiceDescription(text)).toEqual({ waitsForD: ["boot.d"], dependencies: [{ type: "milestone", name: "tty1" }, { type: "milestone", name: "tty2" }] });
   });
 
   it("reads Chimera's boot service (absolute waits-for.d)", () => {
     const text = "type = internal\ndepends-on: system\nwaits-for.d: /etc/dinit.d/boot.d\n";
-    expect(parseServiceDescription(text)).toEqual({ waitsForD: ["/etc/dinit.d/boot.d"], fixedDependencies: ["system"] });
+    expect(parseServiceDescription(text)).toEqual({ waitsForD: ["/etc/dinit.d/boot.d"], dependencies: [{ type: "need", name: "system" }] });
   });
 
   it("reads @meta enable-via, quoting and comments", () => {
     const text = '  @meta enable-via graphical\nwaits-for = "sshd"  # always\nwaits-for.d = "my dir" # x\r\n';
-    expect(parseServiceDescription(text)).toEqual({ enableVia: "graphical", waitsForD: ["my dir"], fixedDependencies: ["sshd"] });
+    expect(parseServiceDescription(text)).toEqual({ enableVia: "graphical", waitsForD: ["my dir"], dependencies: [{ type: "waits-for", name: "sshd" }] });
   });
 
   it("skips values that need dinit's environment, and a boot without waits-for.d has none", () => {
-    expect(parseServiceDescription("type = internal\nwaits-for.d = $DIR/boot.d\n")).toEqual({ waitsForD: [], fixedDependencies: [] });
+    expect(parseServiceDescription("type = internal\nwaits-for.d = $DIR/boot.d\n")).toEqual({ waitsForD: [], dependencies: [] });
   });
 });

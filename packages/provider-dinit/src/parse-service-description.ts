@@ -4,11 +4,22 @@ import { lexSettingValue, substituteDollars } from "./lex-setting-value.js";
 export interface ServiceDescription {
   /** `waits-for.d` values, as written (dinit refuses to enable through more than one). */
   waitsForD: string[];
-  /** Names in `depends-on`, `depends-ms` and `waits-for`: fixed dependencies `dinitctl enable` refuses to add. */
-  fixedDependencies: string[];
+  /**
+   * `depends-on`, `depends-ms` and `waits-for`, each with the type `dinitctl rm-dep` takes: fixed
+   * dependencies `dinitctl enable` refuses to add.
+   */
+  dependencies: FixedDependency[];
   /** `@meta enable-via NAME`: the service `dinitctl enable` adds this one to instead of `boot`. */
   enableVia?: string;
 }
+
+/** A fixed dependency: `depends-on` is `need`, `depends-ms` is `milestone`, `waits-for` is itself. */
+export interface FixedDependency {
+  type: "need" | "milestone" | "waits-for";
+  name: string;
+}
+
+const DEPENDENCY_TYPES: Record<string, FixedDependency["type"]> = { "depends-on": "need", "depends-ms": "milestone", "waits-for": "waits-for" };
 
 const SETTING = /^([A-Za-z0-9_.-]+)[ \t]*(=|:|\+=)(.*)$/;
 
@@ -18,7 +29,7 @@ const SETTING = /^([A-Za-z0-9_.-]+)[ \t]*(=|:|\+=)(.*)$/;
  * dinit can resolve, is left out.
  */
 export function parseServiceDescription(text: string): ServiceDescription {
-  const description: ServiceDescription = { waitsForD: [], fixedDependencies: [] };
+  const description: ServiceDescription = { waitsForD: [], dependencies: [] };
   for (const raw of text.split("\n")) {
     const line = raw.replace(/^[ \t]+/, "").replace(/\r$/, "");
     if (line === "" || line.startsWith("#")) continue;
@@ -32,9 +43,8 @@ export function parseServiceDescription(text: string): ServiceDescription {
     const value = safeWords(setting[3]!)?.join(" ");
     if (!value) continue;
     if (setting[1] === "waits-for.d") description.waitsForD.push(value);
-    if (setting[1] === "depends-on" || setting[1] === "depends-ms" || setting[1] === "waits-for") {
-      description.fixedDependencies.push(value);
-    }
+    const type = Object.hasOwn(DEPENDENCY_TYPES, setting[1]!) ? DEPENDENCY_TYPES[setting[1]!] : undefined;
+    if (type) description.dependencies.push({ type, name: value });
   }
   return description;
 }

@@ -62,6 +62,38 @@ describe("removeService (a wave of one)", () => {
     expect(await exists(ctx.rootDir, "/etc/dinit.d/boot.d/tend-web")).toBe(false);
   });
 
+  it("lets the tend services that depend on it let go of it first (rm-dep), so they run on; a service not tend's keeps its dependency", async () => {
+    const list = `${WEB_RUNNING}[{+}     ] tend-api (pid: 4243)\n[{+}     ] tend-ms (pid: 4244)\n[{+}     ] admin (pid: 4245)\n[{+}     ] tend-other (pid: 4246)\n`;
+    const runner = listing(list).on("dinitctl rm-dep milestone", { exitCode: 1, stderr: "dinitctl: no such dependency to remove\n" });
+    const ctx = await context(
+      {
+        ...LINKED,
+        "/etc/dinit.d/tend-api": "type = process\ncommand = /opt/api\ndepends-on = tend-web\ndepends-on = network\n",
+        "/etc/dinit.d/tend-ms": "type = process\ncommand = /opt/ms\ndepends-ms: tend-web\n",
+        "/etc/dinit.d/admin": "type = process\ncommand = /opt/admin\ndepends-on = tend-web\n",
+        "/etc/dinit.d/tend-other": "type = process\ncommand = /opt/other\ndepends-on = tend-api\n",
+      },
+      runner,
+    );
+    await removeService(removal(WEB), ctx);
+    expect(runner.lines).toEqual([
+      "dinitctl list",
+      "dinitctl rm-dep need tend-api tend-web",
+      "dinitctl rm-dep milestone tend-ms tend-web",
+      "dinitctl stop --force tend-web",
+      "dinitctl disable tend-web",
+      "dinitctl unload tend-web",
+    ]);
+  });
+
+  it("lets go of nothing between services removed in the same wave", async () => {
+    const API: Service = { type: "service", name: "api", exec: "/opt/api" };
+    const runner = listing(`${WEB_RUNNING}[{+}     ] tend-api (pid: 4243)\n`);
+    const ctx = await context({ ...LINKED, "/etc/dinit.d/tend-api": "type = process\ncommand = /opt/api\ndepends-on = tend-web\n" }, runner);
+    await removeBatch([removal(WEB), removal(API)], ctx);
+    expect(runner.lines.filter((line) => line.includes("rm-dep"))).toEqual([]);
+  });
+
   it("leaves a service others still depend on loaded, and says so", async () => {
     const runner = listing(WEB_RUNNING).on("dinitctl unload", {
       exitCode: 1,

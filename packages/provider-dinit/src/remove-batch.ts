@@ -4,6 +4,7 @@ import { dinitctlFor, type Dinitctl } from "./dinitctl.js";
 import { eachOf } from "./each-of.js";
 import { endProcessGroups, type GroupOwner } from "./end-process-groups.js";
 import { listServices, type ListResult } from "./list-services.js";
+import { releaseDependents } from "./release-dependents.js";
 import { runDinitctl } from "./run-dinitctl.js";
 import { dinitName } from "./service-paths.js";
 
@@ -18,9 +19,10 @@ const UNLOAD_BENIGN = new RegExp(`service not loaded|is a dependency of another 
  * A wave of removals, before the core deletes the descriptions: a tend service is stopped (dinit
  * signals its whole process group, and the group is watched until empty: see
  * end-process-groups.ts), disabled and unloaded, so dinit forgets it; a distro service is only
- * disabled, its files left alone. `stop --force` also stops what depends on it, as systemd does:
- * such dependents are tend services changed in the same apply (the plan refuses a dependency the
- * spec no longer declares), which apply starts again after their descriptions are reloaded.
+ * disabled, its files left alone. The tend services that depend on it let go of it first and run
+ * on (see releaseDependents): the spec no longer declares those dependencies, and apply writes,
+ * reloads and restarts them next. `stop --force` stops whatever else still depends on it, as
+ * systemd does.
  *
  * One `dinitctl list` for the wave tells which services dinit holds loaded: one it has not loaded
  * is running nowhere and held by no boot service, so only its boot link goes, without a command.
@@ -39,7 +41,8 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   const dinitctl = await dinitctlFor(ctx.scope, ctx.files);
   const listed = await listServices(ctx);
   const groups = new Map<number, GroupOwner>();
-  await eachOf(services, failures, (change) => removeOne(change, listed, dinitctl, groups, ctx));
+  const removing = new Set(services.map((change) => dinitName(change.resource)));
+  await eachOf(services, failures, (change) => removeOne(change, listed, removing, dinitctl, groups, ctx));
   await endProcessGroups(groups, ctx, failures);
   return failures;
 }
@@ -50,7 +53,7 @@ export async function removeService(change: ResourceChange, ctx: ApplyContext): 
   if (failure !== undefined) throw failure;
 }
 
-async function removeOne(change: ServiceChange, listed: ListResult, dinitctl: Dinitctl, groups: Map<number, GroupOwner>, ctx: ApplyContext): Promise<void> {
+async function removeOne(change: ServiceChange, listed: ListResult, removing: Set<string>, dinitctl: Dinitctl, groups: Map<number, GroupOwner>, ctx: ApplyContext): Promise<void> {
   const name = dinitName(change.resource);
   const entry = listed.ok ? listed.services.get(name) : undefined;
   if (listed.ok && entry === undefined) {
@@ -58,6 +61,7 @@ async function removeOne(change: ServiceChange, listed: ListResult, dinitctl: Di
     return;
   }
   const ours = change.resource.exec !== undefined;
+  if (ours) await releaseDependents(name, listed, removing, dinitctl, ctx);
   const stopped = entry !== undefined && entry.state === "stopped" && entry.target !== "started";
   if (ours && !stopped) {
     await runDinitctl(ctx, dinitctl, ["stop", "--force", name], { benign: new RegExp(UNLOADABLE) });

@@ -33,7 +33,7 @@ export async function resolveEnableLink(name: string, scope: Scope, files: HostF
   const viaDescription = await findDescription(via, scope, files);
   if (!viaDescription) return { kind: "no-via-service", via };
   const parsed = parseServiceDescription(viaDescription.text);
-  if (parsed.fixedDependencies.includes(name)) return { kind: "fixed", via, viaFile: viaDescription.path };
+  if (parsed.dependencies.some((dependency) => dependency.name === name)) return { kind: "fixed", via, viaFile: viaDescription.path };
   const waitsForD = parsed.waitsForD[0];
   if (waitsForD === undefined) return { kind: "no-waits-for-d", via, viaFile: viaDescription.path };
   const dir = posix.resolve(posix.dirname(viaDescription.path), waitsForD);
