@@ -68,6 +68,7 @@ describe("batching: the number of s6 commands does not grow with the number of s
     expect(three!.stop.slice(3)).toEqual(["s6-rc -b -l /run/s6-rc -t 60000 -d -- change …", "s6-svc -d -wD -T 20000 -- …", ...three!.again]);
     expect(three!.removal).toEqual([
       "s6-rc-db -b -l /run/s6-rc list services",
+      "s6-rc-db -b -l /run/s6-rc -d all-dependencies …", // what -d would bring down: none kept
       "s6-rc -b -l /run/s6-rc -t 60000 -d -- change …",
       "s6-rc-compile ROOT/etc/s6/db/tend-g2-a ROOT/etc/s6/sv",
       "s6-rc-update -b -l /run/s6-rc /etc/s6/db/tend-g2-a",

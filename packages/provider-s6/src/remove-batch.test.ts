@@ -15,6 +15,7 @@ const removal = (name: string): ResourceChange => ({
 });
 const LIST = "s6-rc-db -b -l /run/s6-rc list services";
 const DOWN = "s6-rc -b -l /run/s6-rc -t 60000 -d -- change";
+const DEPENDENTS = (...names: string[]) => `s6-rc-db -b -l /run/s6-rc -d all-dependencies ${names.join(" ")}`;
 
 describe("removeBatch", () => {
   it("sets aside a file an admin added to the service's folder, so no folder without `type` is left for s6-rc-compile", async () => {
@@ -31,7 +32,21 @@ describe("removeBatch", () => {
     const runner = new RecordingRunner().on(LIST, { stdout: "s6rc-oneshot-runner\ntend-web\ntend-api\n" });
     const ctx = await applyContext({ init: "s6", runner });
     expect(await removeBatch([removal("web"), removal("api"), removal("ghost")], ctx)).toEqual(new Map());
-    expect(runner.lines).toEqual([LIST, `${DOWN} tend-web tend-api`]);
+    expect(runner.lines).toEqual([LIST, DEPENDENTS("tend-web", "tend-api"), `${DOWN} tend-web tend-api`]);
+  });
+
+  it("leaves to s6-rc-update a removed service that a service it keeps depends on, which s6-rc -d would bring down with it", async () => {
+    const runner = new RecordingRunner()
+      .on(LIST, { stdout: "tend-head\ntend-mid\ntend-tail\ntend-web\ntend-api\n" })
+      .on(DEPENDENTS("tend-head", "tend-web", "tend-api"), { stdout: "tend-head\ntend-mid\ntend-tail\ntend-web\ntend-api\n" })
+      .on(DEPENDENTS("tend-head"), { stdout: "tend-head\ntend-mid\ntend-tail\n" })
+      .on(DEPENDENTS("tend-web"), { stdout: "tend-web\ntend-api\n" })
+      .on(DEPENDENTS("tend-api"), { stdout: "tend-api\n" });
+    const ctx = await applyContext({ init: "s6", runner });
+    expect(await removeBatch([removal("head"), removal("web"), removal("api")], ctx)).toEqual(new Map());
+    // tend-api goes in the same wave as the service it depends on: both come down now.
+    expect(runner.lines.at(-1)).toBe(`${DOWN} tend-web tend-api`);
+    expect(ctx.logged).toEqual(["tend-head: stopped by s6-rc-update at the switch, which restarts tend-mid, tend-tail, as they depend on it"]);
   });
 
   it("runs no change when the live database holds none of them (an apply interrupted before its switch)", async () => {

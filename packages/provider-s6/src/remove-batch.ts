@@ -1,9 +1,15 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { parseNameList } from "./name-list.js";
 import { rcChangeBatch } from "./rc-change-batch.js";
-import { listLiveServicesCommand } from "./s6-rc-commands.js";
+import { allDependentsCommand, listLiveServicesCommand } from "./s6-rc-commands.js";
 import { serviceName } from "./s6-layout.js";
 import { setAsideForeignFiles } from "./set-aside-foreign-files.js";
+
+/** A removed service the live database holds. */
+interface Target {
+  key: string;
+  name: string;
+}
 
 /**
  * Brings a wave of removed services down before their files go and the next database drops them
@@ -12,13 +18,38 @@ import { setAsideForeignFiles } from "./set-aside-foreign-files.js";
  * each is down and its `./finish` has ended what was left of its session. A service the live
  * database never had (an apply interrupted before its switch) has nothing to stop. Files an admin
  * added to a removed service's folder are set aside first (see setAsideForeignFiles).
+ *
+ * A removed service that a service this wave keeps depends on is left to s6-rc-update: `s6-rc -d`
+ * would bring those dependents down with it, and everything after them, and the switch would
+ * start only the ones it restarts for a changed definition. The spec no longer declares such a
+ * dependency (plan refuses one on a service it removes), so those dependents change in this
+ * apply; s6-rc-update stops the removed service at the switch and restarts what depends on it,
+ * all of it, as plan says.
  */
 export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext): Promise<Map<string, unknown>> {
   for (const change of changes) await setAsideForeignFiles(change, ctx);
   if (ctx.offline || changes.length === 0) return new Map();
   const live = parseNameList((await ctx.run.run(listLiveServicesCommand())).stdout);
   const targets = changes.map((change) => ({ key: change.key, name: serviceName(change.resource.name) })).filter((t) => live.has(t.name));
-  return rcChangeBatch(ctx, "down", targets, { okCodes: [0, 3] });
+  return rcChangeBatch(ctx, "down", await withoutKeptDependents(targets, ctx), { okCodes: [0, 3] });
+}
+
+/**
+ * The targets whose `s6-rc -d` brings down no service this wave keeps: one query for the wave,
+ * and one for each target only when something kept depends on one of them.
+ */
+async function withoutKeptDependents(targets: Target[], ctx: ApplyContext): Promise<Target[]> {
+  if (targets.length === 0) return targets;
+  const removing = new Set(targets.map((target) => target.name));
+  const keptOf = async (names: string[]) => [...parseNameList((await ctx.run.run(allDependentsCommand(names))).stdout)].filter((name) => !removing.has(name));
+  if ((await keptOf([...removing])).length === 0) return targets;
+  const now: Target[] = [];
+  for (const target of targets) {
+    const kept = await keptOf([target.name]);
+    if (kept.length === 0) now.push(target);
+    else ctx.log(`${target.name}: stopped by s6-rc-update at the switch, which restarts ${kept.join(", ")}, as ${kept.length === 1 ? "it depends" : "they depend"} on it`);
+  }
+  return now;
 }
 
 /** {@link removeBatch} for one change, throwing its failure. */

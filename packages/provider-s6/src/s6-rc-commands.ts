@@ -20,6 +20,11 @@ export function listLiveServicesCommand(): Command {
   return { argv: ["s6-rc-db", "-b", "-l", LIVE_DIR, "list", "services"] };
 }
 
+/** The services of the live database that `s6-rc -d change` of `services` would bring down: they, and all that depend on them. */
+export function allDependentsCommand(services: string[]): Command {
+  return { argv: ["s6-rc-db", "-b", "-l", LIVE_DIR, "-d", "all-dependencies", ...services] };
+}
+
 /** Atomic services of a compiled database that is not live (offline, or before s6-rc-init). */
 export function compiledServicesCommand(database: string): Command {
   return { argv: ["s6-rc-db", "-b", "-c", database, "list", "services"] };

@@ -23,6 +23,8 @@ export class FakeS6 {
       .on("s6-rc-update", (command) => this.update(command))
       .on("s6-rc-db -b -l /run/s6-rc list services", () => ({ stdout: lines(this.live) }))
       .on("s6-rc -b -l /run/s6-rc -a list", () => ({ stdout: lines(this.up) }))
+      // No service depends on another here: what -d brings down is what it names.
+      .on((argv) => argv[0] === "s6-rc-db" && argv.includes("all-dependencies"), ({ argv }) => ({ stdout: lines(new Set(argv.slice(argv.indexOf("all-dependencies") + 1))) }))
       .on((argv) => argv[0] === "s6-rc" && argv.includes("change"), (command) => this.change(command))
       .on((argv) => argv[0] === "/bin/sh" && argv[2]!.includes("s6-svstat"), (command) => ({ stdout: command.argv.slice(4).map((dir) => this.svstat(dir)).join("") }))
       .on((argv) => argv[0] === "/bin/sh" && argv[2]!.includes("s6-svc"), (command) => ({ stdout: command.argv.slice(4).map((dir) => `ok ${dir}\n`).join("") }));
@@ -32,7 +34,7 @@ export class FakeS6 {
   get shapes(): string[] {
     return this.runner.calls.map(({ argv }) => {
       if (argv[0] === "/bin/sh") return `${/s6-svstat|s6-svc [^"]*--/.exec(argv[2]!)![0]} …`;
-      const change = argv.indexOf("change");
+      const change = argv.findIndex((word) => word === "change" || word === "all-dependencies");
       return (change >= 0 ? [...argv.slice(0, change + 1), "…"] : argv).join(" ").replaceAll(this.root, "ROOT");
     });
   }
