@@ -85,10 +85,11 @@ const HAND_STOP = 8;
 const HAND_KILL = 9;
 
 /**
- * The walk every init's suite takes: seed 101 and 30 edits, unless `TEND_IT_WALK_SEED` and
- * `TEND_IT_WALK_STEPS` say otherwise (to look for more by hand).
+ * The walk every init's suite takes: seed 1 and 30 edits (every kind of edit, an admin's
+ * included), unless `TEND_IT_WALK_SEED` and `TEND_IT_WALK_STEPS` say otherwise (to look for more
+ * by hand).
  */
-export const WALK = { seed: Number(process.env.TEND_IT_WALK_SEED ?? 101), steps: Number(process.env.TEND_IT_WALK_STEPS ?? 30) };
+export const WALK = { seed: Number(process.env.TEND_IT_WALK_SEED ?? 1), steps: Number(process.env.TEND_IT_WALK_STEPS ?? 30) };
 
 /** What one walk may take: each edit starts or restarts at most a few services, with a 0.5 s settle window. */
 export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
