@@ -15,6 +15,7 @@ const removal = (name: string): ResourceChange => ({
 });
 const LIST = "s6-rc-db -b -l /run/s6-rc list services";
 const DOWN = "s6-rc -b -l /run/s6-rc -t 60000 -d -- change";
+const UP = "s6-rc -b -l /run/s6-rc -a list";
 const DEPENDENTS = (...names: string[]) => `s6-rc-db -b -l /run/s6-rc -d all-dependencies ${names.join(" ")}`;
 
 describe("removeBatch", () => {
@@ -41,12 +42,24 @@ describe("removeBatch", () => {
       .on(DEPENDENTS("tend-head", "tend-web", "tend-api"), { stdout: "tend-head\ntend-mid\ntend-tail\ntend-web\ntend-api\n" })
       .on(DEPENDENTS("tend-head"), { stdout: "tend-head\ntend-mid\ntend-tail\n" })
       .on(DEPENDENTS("tend-web"), { stdout: "tend-web\ntend-api\n" })
-      .on(DEPENDENTS("tend-api"), { stdout: "tend-api\n" });
+      .on(DEPENDENTS("tend-api"), { stdout: "tend-api\n" })
+      .on(UP, { stdout: "tend-head\ntend-mid\ntend-tail\ntend-web\ntend-api\n" });
     const ctx = await applyContext({ init: "s6", runner });
     expect(await removeBatch([removal("head"), removal("web"), removal("api")], ctx)).toEqual(new Map());
     // tend-api goes in the same wave as the service it depends on: both come down now.
     expect(runner.lines.at(-1)).toBe(`${DOWN} tend-web tend-api`);
     expect(ctx.logged).toEqual(["tend-head: stopped by s6-rc-update at the switch, which restarts tend-mid, tend-tail, as they depend on it"]);
+  });
+
+  it("brings a removed service down now when what depends on it is already down (removed in an earlier wave, or stopped)", async () => {
+    const runner = new RecordingRunner()
+      .on(LIST, { stdout: "tend-head\ntend-gone\n" })
+      .on(DEPENDENTS("tend-head"), { stdout: "tend-head\ntend-gone\n" })
+      .on(UP, { stdout: "tend-head\n" });
+    const ctx = await applyContext({ init: "s6", runner });
+    await removeService(removal("head"), ctx);
+    expect(runner.lines).toEqual([LIST, DEPENDENTS("tend-head"), UP, `${DOWN} tend-head`]);
+    expect(ctx.logged).toEqual([]);
   });
 
   it("runs no change when the live database holds none of them (an apply interrupted before its switch)", async () => {

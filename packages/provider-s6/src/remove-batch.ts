@@ -1,7 +1,7 @@
 import type { ApplyContext, ResourceChange } from "@tend/core/contract";
 import { parseNameList } from "./name-list.js";
 import { rcChangeBatch } from "./rc-change-batch.js";
-import { allDependentsCommand, listLiveServicesCommand } from "./s6-rc-commands.js";
+import { allDependentsCommand, listLiveServicesCommand, listUpCommand } from "./s6-rc-commands.js";
 import { serviceName } from "./s6-layout.js";
 import { setAsideForeignFiles } from "./set-aside-foreign-files.js";
 
@@ -35,14 +35,19 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
 }
 
 /**
- * The targets whose `s6-rc -d` brings down no service this wave keeps: one query for the wave,
- * and one for each target only when something kept depends on one of them.
+ * The targets whose `s6-rc -d` brings down no running service this wave keeps: one query for the
+ * wave, and, only when something kept depends on one of them, which services are up and one
+ * query for each target.
  */
 async function withoutKeptDependents(targets: Target[], ctx: ApplyContext): Promise<Target[]> {
   if (targets.length === 0) return targets;
   const removing = new Set(targets.map((target) => target.name));
-  const keptOf = async (names: string[]) => [...parseNameList((await ctx.run.run(allDependentsCommand(names))).stdout)].filter((name) => !removing.has(name));
-  if ((await keptOf([...removing])).length === 0) return targets;
+  const dependents = async (names: string[]) => [...parseNameList((await ctx.run.run(allDependentsCommand(names))).stdout)].filter((name) => !removing.has(name));
+  const all = await dependents([...removing]);
+  if (all.length === 0) return targets;
+  const up = parseNameList((await ctx.run.run(listUpCommand())).stdout);
+  if (!all.some((name) => up.has(name))) return targets;
+  const keptOf = async (names: string[]) => (await dependents(names)).filter((name) => up.has(name));
   const now: Target[] = [];
   for (const target of targets) {
     const kept = await keptOf([target.name]);
