@@ -20,8 +20,8 @@ import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { NOTHING } from "../support/spec-documents.js";
 
-/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
-const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit] };
+/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit], disable: (unit) => ["dinitctl", "disable", unit] };
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image

@@ -21,8 +21,8 @@ import { convergeService, EVERY_DESIRED_STATE, everyDesiredStateFrom } from "../
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
 
-/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
-const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/init.d/${unit}`, stop: (unit) => ["rc-service", unit, "stop"] };
+/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/init.d/${unit}`, stop: (unit) => ["rc-service", unit, "stop"], disable: (unit) => ["rc-update", "del", unit, "default"] };
 
 /**
  * Services on a booted OpenRC (Debian's openrc 0.45 under sysvinit), driven through the tend CLI

@@ -23,8 +23,8 @@ import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
-/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
-const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/sv/${unit}/run`, stop: (unit) => ["sv", "down", `/etc/sv/${unit}`] };
+/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/sv/${unit}/run`, stop: (unit) => ["sv", "down", `/etc/sv/${unit}`], disable: (unit) => ["touch", `/etc/sv/${unit}/down`] };
 
 /**
  * Services on runit (Debian's runit, runsvdir as PID 1 over /etc/service), driven through the

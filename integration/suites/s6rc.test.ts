@@ -19,7 +19,7 @@ import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 
-/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
+/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it (s6-rc has no disable of its own: enabled is the compiled `tend` bundle). */
 const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/s6/sv/${unit}/run`, stop: (unit) => ["s6-rc", "-l", "/run/s6-rc", "-d", "change", unit] };
 
 /**

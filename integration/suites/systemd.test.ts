@@ -20,8 +20,8 @@ import { provePurePlans } from "../support/side-effects.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
 import { doc, spec } from "../support/spec-documents.js";
 
-/** What an admin does by hand in the random walk: edit a service's definition, stop it. */
-const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/systemd/system/${unit}.service`, stop: (unit) => ["systemctl", "stop", `${unit}.service`] };
+/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/systemd/system/${unit}.service`, stop: (unit) => ["systemctl", "stop", `${unit}.service`], disable: (unit) => ["systemctl", "disable", `${unit}.service`] };
 
 /**
  * @tend/provider-systemd against systemd booted as PID 1 (Debian 12, systemd 252), driven through

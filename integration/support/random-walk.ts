@@ -41,8 +41,9 @@ function document(w: Walker): string {
 }
 
 /**
- * An admin's edit of the service's definition file, stop, or SIGKILL of its program: the first two
- * are drift the next plan must show; a killed program may be back already, its supervisor's doing.
+ * An admin's edit or deletion of the service's definition file, stop, disable, or SIGKILL of its
+ * program: all but the last are drift the next plan must show; a killed program may be back
+ * already, its supervisor's doing.
  */
 async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, name: string, kind: number, where: string, path: string): Promise<void> {
   const unit = `tend-${name}`;
@@ -53,6 +54,8 @@ async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, 
     return;
   }
   if (kind === HAND_EDIT) await host.mustSh(`echo '# edited by hand' >> ${hand.definition(unit)}`);
+  else if (kind === HAND_DELETE) await host.mustExec(["rm", hand.definition(unit)]);
+  else if (kind === HAND_DISABLE) await host.mustExec(hand.disable!(unit));
   else await host.mustExec(hand.stop(unit));
   await planSpec(host, path, 2).catch((error: unknown) => {
     throw new Error(`${where}the plan does not see it\n${String(error)}`);
@@ -72,24 +75,34 @@ export interface WalkOptions {
   dependentsRestart?: boolean;
   /**
    * What an admin does by hand between applies, in this init's terms (`unit` is `tend-rw0`): the
-   * file that holds a service's definition, and the command that stops it. With it the walk also
-   * edits that file, stops a running service, or SIGKILLs its program, and the next apply must
-   * put the spec back.
+   * file that holds a service's definition, the command that stops it, and the one that disables
+   * it at boot (where the init has one). With it the walk also edits or deletes that file, stops a
+   * running service, SIGKILLs its program, or disables an enabled one, and the next apply must put
+   * the spec back.
    */
-  byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[] };
+  byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[]; disable?: (unit: string) => string[] };
 }
 
 /** The edits an admin makes by hand, after the spec's seven kinds. */
 const HAND_EDIT = 7;
 const HAND_STOP = 8;
 const HAND_KILL = 9;
+const HAND_DELETE = 10;
+const HAND_DISABLE = 11;
+const HAND_WORDS: Record<number, string> = {
+  [HAND_EDIT]: "definition edited",
+  [HAND_STOP]: "stopped",
+  [HAND_KILL]: "program killed",
+  [HAND_DELETE]: "definition deleted",
+  [HAND_DISABLE]: "disabled at boot",
+};
 
 /**
- * The walk every init's suite takes: seed 1 and 30 edits (every kind of edit, an admin's
+ * The walk every init's suite takes: seed 7 and 30 edits (every kind of edit, an admin's
  * included), unless `TEND_IT_WALK_SEED` and `TEND_IT_WALK_STEPS` say otherwise (to look for more
  * by hand).
  */
-export const WALK = { seed: Number(process.env.TEND_IT_WALK_SEED ?? 1), steps: Number(process.env.TEND_IT_WALK_STEPS ?? 30) };
+export const WALK = { seed: Number(process.env.TEND_IT_WALK_SEED ?? 7), steps: Number(process.env.TEND_IT_WALK_STEPS ?? 30) };
 
 /** What one walk may take: each edit starts or restarts at most a few services, with a 0.5 s settle window. */
 export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
@@ -120,9 +133,10 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
     const index = walkers.indexOf(w);
     const before = new Map(walkers.map((x) => [x.name, x.present ? document(x) : ""]));
     let edit: string;
-    let kind = w.present ? pick(options.byHand ? 10 : 7) : 0;
+    let kind = w.present ? pick(options.byHand ? 12 : 7) : 0;
     const runs = (x: Walker) => x.present && x.state === "running";
     if ((kind === HAND_STOP || kind === HAND_KILL) && !runs(w)) kind = HAND_EDIT;
+    if (kind === HAND_DISABLE && (!w.enabled || !options.byHand?.disable)) kind = HAND_EDIT;
     if (kind === 0) {
       w.present = !w.present;
       edit = `${w.name} ${w.present ? "add" : "remove"}`;
@@ -146,7 +160,7 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       conf += 1;
       edit = `${CONF.name} content c${conf}`;
     } else {
-      edit = `${w.name} ${kind === HAND_EDIT ? "definition edited" : kind === HAND_STOP ? "stopped" : "program killed"} by hand`;
+      edit = `${w.name} ${HAND_WORDS[kind]} by hand`;
     }
     // A service may come only after one the spec declares, and one that is to run only after one that runs too (cross-check.ts).
     for (const other of walkers) {
