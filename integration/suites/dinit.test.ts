@@ -23,6 +23,9 @@ import { NOTHING } from "../support/spec-documents.js";
 /** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
 const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit], disable: (unit) => ["dinitctl", "disable", unit] };
 
+/** The same in alice's scope. */
+const BY_HAND_ALICE: WalkOptions["byHand"] = { definition: (unit) => `/home/alice/.config/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "--user", "stop", "--force", unit], disable: (unit) => ["dinitctl", "--user", "disable", unit], as: "alice" };
+
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
  * (`dinit --container`, boot service with `waits-for.d = /etc/dinit.d/boot.d`). Debian packages no
@@ -650,6 +653,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, "/spec/uwalk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   it("names the services dinit restarts with a changed one (restart --force) and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
   it("removes the service a running chain of two comes after: the chain runs on, and the one whose definition changed restarts with the one after it", () => proveRemovedHeadOfChain(host, "/spec/chain.yaml", []), 120_000);

@@ -26,6 +26,9 @@ import { doc, NOTHING, spec } from "../support/spec-documents.js";
 /** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
 const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/sv/${unit}/run`, stop: (unit) => ["sv", "down", `/etc/sv/${unit}`], disable: (unit) => ["touch", `/etc/sv/${unit}/down`] };
 
+/** The same in alice's scope. */
+const BY_HAND_ALICE: WalkOptions["byHand"] = { definition: (unit) => `/home/alice/.local/service/${unit}/run`, stop: (unit) => ["sv", "down", `/home/alice/.local/service/${unit}`], disable: (unit) => ["touch", `/home/alice/.local/service/${unit}/down`], as: "alice" };
+
 /**
  * Services on runit (Debian's runit, runsvdir as PID 1 over /etc/service), driven through the
  * tend CLI as an admin would: the service directories @tend/provider-runit writes, runsvdir
@@ -450,6 +453,7 @@ describe("services on runit (runsvdir as PID 1)", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

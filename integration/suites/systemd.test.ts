@@ -23,6 +23,9 @@ import { doc, spec } from "../support/spec-documents.js";
 /** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
 const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/systemd/system/${unit}.service`, stop: (unit) => ["systemctl", "stop", `${unit}.service`], disable: (unit) => ["systemctl", "disable", `${unit}.service`] };
 
+/** The same in alice's scope. */
+const BY_HAND_ALICE: WalkOptions["byHand"] = { definition: (unit) => `/home/alice/.config/systemd/user/${unit}.service`, stop: (unit) => ["systemctl", "--user", "-M", "alice@", "stop", `${unit}.service`], disable: (unit) => ["systemctl", "--user", "-M", "alice@", "disable", `${unit}.service`] };
+
 /**
  * @tend/provider-systemd against systemd booted as PID 1 (Debian 12, systemd 252), driven through
  * the tend CLI as an admin would: the seed's examples (web with MemoryMax and StartLimitBurst, a
@@ -332,6 +335,7 @@ describe("services and timers on a booted systemd", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, SPEC, BASE));

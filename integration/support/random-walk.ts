@@ -27,16 +27,16 @@ interface Seen {
   hups: number;
 }
 
-/** The File the walk's services may restart or reload on. */
-const CONF = { name: "rwconf", path: "/etc/rw/conf" };
+/** The File the walk's services may restart or reload on: in the user's home in her scope. */
+const confOf = (user: string | undefined) => ({ name: "rwconf", path: user ? `/home/${user}/.config/rw/conf` : "/etc/rw/conf" });
 
-const confDocument = (version: number): string => doc(`type: File\nname: ${CONF.name}\npath: ${CONF.path}\ncontent: "c${version}\\n"`);
+const confDocument = (conf: { name: string; path: string }, version: number): string => doc(`type: File\nname: ${conf.name}\npath: ${conf.path}\ncontent: "c${version}\\n"`);
 
-function document(w: Walker): string {
-  const trigger = w.on === "nothing" ? "" : `\n${w.on}: ["File[${CONF.name}]"]`;
+function document(w: Walker, user: string | undefined): string {
+  const trigger = w.on === "nothing" ? "" : `\n${w.on}: ["File[${confOf(user).name}]"]`;
   return doc(
     `type: Service\nname: ${w.name}\nexec: /opt/demo/bin/demo ${w.name}\nrestart: ${w.restart}\nreloadSignal: HUP\nenv:\n  GREETING: g${w.greeting}\n` +
-      `desired: {state: ${w.state}, enabled: ${w.enabled}}\nverify: {settle: 0.5}${w.after ? `\nafter: [${w.after}]` : ""}${trigger}`,
+      `desired: {state: ${w.state}, enabled: ${w.enabled}}\nverify: {settle: 0.5}${w.after ? `\nafter: [${w.after}]` : ""}${trigger}${user ? "\nuser: true" : ""}`,
   );
 }
 
@@ -45,21 +45,28 @@ function document(w: Walker): string {
  * program: all but the last are drift the next plan must show; a killed program may be back
  * already, its supervisor's doing.
  */
-async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, name: string, kind: number, where: string, path: string): Promise<void> {
+async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, name: string, kind: number, where: string, plan: () => Promise<string>): Promise<void> {
   const unit = `tend-${name}`;
+  const as = hand.as ? { user: hand.as } : {};
   if (kind === HAND_KILL) {
     const [pid] = await livePids(host, name);
     await host.mustExec(["kill", "-KILL", pid!]);
     await host.waitFor(async () => !(await livePids(host, name)).includes(pid!), { timeoutMs: 10_000, what: `${where}${name}'s program to die` });
     return;
   }
-  if (kind === HAND_EDIT) await host.mustSh(`echo '# edited by hand' >> ${hand.definition(unit)}`);
-  else if (kind === HAND_DELETE) await host.mustExec(["rm", hand.definition(unit)]);
-  else if (kind === HAND_DISABLE) await host.mustExec(hand.disable!(unit));
-  else await host.mustExec(hand.stop(unit));
-  await planSpec(host, path, 2).catch((error: unknown) => {
+  if (kind === HAND_EDIT) await host.mustSh(`echo '# edited by hand' >> ${hand.definition(unit)}`, as);
+  else if (kind === HAND_DELETE) await host.mustExec(["rm", hand.definition(unit)], as);
+  else if (kind === HAND_DISABLE) await host.mustExec(hand.disable!(unit), as);
+  else await host.mustExec(hand.stop(unit), as);
+  await plan().catch((error: unknown) => {
     throw new Error(`${where}the plan does not see it\n${String(error)}`);
   });
+}
+
+/** Applies the spec as root for the system, then, given `--user NAME`, for her scope too: both outputs. */
+async function applyBoth(host: TestHost, path: string, docs: string[], scoped: string[]): Promise<string> {
+  const system = await applySpec(host, path, docs);
+  return scoped.length === 0 ? system : system + (await host.expectTend(["apply", "-f", path, ...scoped]));
 }
 
 /** How many HUPs PID logged in a DEMO log. */
@@ -78,9 +85,14 @@ export interface WalkOptions {
    * file that holds a service's definition, the command that stops it, and the one that disables
    * it at boot (where the init has one). With it the walk also edits or deletes that file, stops a
    * running service, SIGKILLs its program, or disables an enabled one, and the next apply must put
-   * the spec back.
+   * the spec back. `as` runs the commands and edits as that user (the walk in her scope).
    */
-  byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[]; disable?: (unit: string) => string[] };
+  byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[]; disable?: (unit: string) => string[]; as?: string };
+  /**
+   * Walks this user's scope: her services (`user: true`, named urw0…urw2) and a File in her
+   * home, each step applied and planned as root for the system, then with `--user USER`.
+   */
+  user?: string;
 }
 
 /** The edits an admin makes by hand, after the spec's seven kinds. */
@@ -124,14 +136,17 @@ export const WALK_TIMEOUT_MS = WALK.steps * 10_000 + 60_000;
  */
 export async function proveRandomWalk(host: TestHost, path: string, base: string[], seed: number, steps: number, options: WalkOptions = {}): Promise<void> {
   const pick = seededGenerator(seed);
-  const walkers: Walker[] = ["rw0", "rw1", "rw2"].map((name) => ({ name, present: false, state: "running", enabled: true, restart: "always", greeting: 0, on: "nothing" }));
+  const user = options.user;
+  const conf = confOf(user);
+  const scoped = user ? ["--user", user] : [];
+  const walkers: Walker[] = [0, 1, 2].map((i) => ({ name: `${user ? "u" : ""}rw${i}`, present: false, state: "running", enabled: true, restart: "always", greeting: 0, on: "nothing" }));
   const seen = new Map<string, Seen>();
   let greeting = 0;
-  let conf = 0;
+  let version = 0;
   for (let step = 1; step <= steps; step += 1) {
     const w = walkers[pick(walkers.length)]!;
     const index = walkers.indexOf(w);
-    const before = new Map(walkers.map((x) => [x.name, x.present ? document(x) : ""]));
+    const before = new Map(walkers.map((x) => [x.name, x.present ? document(x, user) : ""]));
     let edit: string;
     let kind = w.present ? pick(options.byHand ? 12 : 7) : 0;
     const runs = (x: Walker) => x.present && x.state === "running";
@@ -155,10 +170,10 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       edit = `${w.name} after ${w.after ?? "nothing"}`;
     } else if (kind === 5) {
       w.on = (["nothing", "restartOn", "reloadOn"] as const).filter((on) => on !== w.on)[pick(2)]!;
-      edit = `${w.name} ${w.on === "nothing" ? "neither restarts nor reloads on" : w.on} ${CONF.name}`;
+      edit = `${w.name} ${w.on === "nothing" ? "neither restarts nor reloads on" : w.on} ${conf.name}`;
     } else if (kind === 6) {
-      conf += 1;
-      edit = `${CONF.name} content c${conf}`;
+      version += 1;
+      edit = `${conf.name} content c${version}`;
     } else {
       edit = `${w.name} ${HAND_WORDS[kind]} by hand`;
     }
@@ -168,15 +183,17 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       if (target && (!target.present || (target.state === "stopped" && other.state === "running"))) other.after = undefined;
     }
     const where = `seed ${seed}, step ${step}: ${edit}`;
-    const docs = walkers.filter((x) => x.present).map(document);
-    if (kind >= HAND_EDIT) await byHand(host, options.byHand!, w.name, kind, `${where}: `, path);
-    const output = await applySpec(host, path, [...base, confDocument(conf), ...docs]).catch((error: unknown) => {
+    const docs = walkers.filter((x) => x.present).map((x) => document(x, user));
+    if (kind >= HAND_EDIT) await byHand(host, options.byHand!, w.name, kind, `${where}: `, () => planSpec(host, path, 2, ...scoped));
+    const output = await applyBoth(host, path, [...base, confDocument(conf, version), ...docs], scoped).catch((error: unknown) => {
       throw new Error(`${where}: apply failed\n${String(error)}`);
     });
-    await planSpec(host, path, 0).catch((error: unknown) => {
-      throw new Error(`${where}: the next plan is not clean\n${String(error)}`);
-    });
-    expect(await host.mustExec(["cat", CONF.path]), `${where}: ${CONF.path}`).toBe(`c${conf}\n`);
+    for (const extra of user ? [[], scoped] : [[]]) {
+      await planSpec(host, path, 0, ...extra).catch((error: unknown) => {
+        throw new Error(`${where}: the next plan${extra.length > 0 ? ` (${extra.join(" ")})` : ""} is not clean\n${String(error)}`);
+      });
+    }
+    expect(await host.mustExec(["cat", conf.path]), `${where}: ${conf.path}`).toBe(`c${version}\n`);
     /** The services whose process changed in this step (walkers come after earlier ones only, so one's are known before its dependents'). */
     const restarted = new Set<string>();
     for (const x of walkers) {
@@ -194,10 +211,10 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       if (last?.pid !== pid) restarted.add(x.name);
       const withItsDependency = options.dependentsRestart === true && x.after !== undefined && restarted.has(x.after);
       // By hand, the init may stop or restart others with it (dinit, s6-rc): their processes are not checked.
-      const unchanged = kind < HAND_EDIT && last !== undefined && before.get(x.name) === document(x) && !(fileChanged && x.on === "restartOn");
+      const unchanged = kind < HAND_EDIT && last !== undefined && before.get(x.name) === document(x, user) && !(fileChanged && x.on === "restartOn");
       // One the init restarted with the service it comes after: tend said so, and verified it.
       if (unchanged && withItsDependency && pid !== last.pid) {
-        expect(output, `${where}: tend's word that ${x.name} restarted with ${x.after}`).toMatch(new RegExp(`^service:${x.name}: restarted with service:rw\\d, which it comes after$`, "m"));
+        expect(output, `${where}: tend's word that ${x.name} restarted with ${x.after}`).toMatch(new RegExp(`^service:${x.name}: restarted with service:u?rw\\d, which it comes after$`, "m"));
         expect(output, `${where}: ${x.name} verified`).toMatch(new RegExp(`^service:${x.name}: verified$`, "m"));
       }
       if (unchanged && !withItsDependency) {
@@ -217,7 +234,7 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
         seen.set(x.name, { pid, hups });
         continue;
       }
-      if (last && fileChanged && x.on === "restartOn") expect(pid, `${where}: ${x.name} restarted on ${CONF.name}`).not.toBe(last.pid);
+      if (last && fileChanged && x.on === "restartOn") expect(pid, `${where}: ${x.name} restarted on ${conf.name}`).not.toBe(last.pid);
       seen.set(x.name, { pid, hups: hupsOf(log, pid) });
     }
   }
