@@ -16,6 +16,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { NOTHING } from "../support/spec-documents.js";
@@ -653,6 +654,7 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/dinit.d/tend-deldef"), 120_000);
   it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, "/spec/uwalk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   it("names the services dinit restarts with a changed one (restart --force) and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);

@@ -19,6 +19,7 @@ import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { serviceWave } from "../support/service-wave.js";
 import { convergeService, EVERY_DESIRED_STATE, everyDesiredStateFrom } from "../support/desired-states.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
@@ -674,6 +675,7 @@ describe("services on a booted OpenRC", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/init.d/tend-deldef"), 120_000);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));

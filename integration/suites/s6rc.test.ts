@@ -14,6 +14,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { provePurePlans } from "../support/side-effects.js";
@@ -535,6 +536,7 @@ describe.skipIf(!overlay.available)(overlay.available ? TITLE : `${TITLE} (skipp
     proveBootTruth(host, { specPath: "/spec/boot.yaml", base: [], offWhy: "it is not in the tend bundle of /etc/s6/db/current, the database boot uses" }), 240_000);
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, "/spec/walk.yaml", [], WALK.seed, WALK.steps, { dependentsRestart: true, byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/s6/sv/tend-deldef/run"), 120_000);
 
   it("names the services s6-rc-update restarts with a changed one and verifies them: one that does not come back fails the apply", () => proveDependentsRestart(host, "/spec/cascade.yaml", []), 120_000);
   it("removes the service a running chain of two comes after: the chain runs on, and the one whose definition changed restarts with the one after it", () => proveRemovedHeadOfChain(host, "/spec/chain.yaml", []), 120_000);

@@ -18,6 +18,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { doc, spec } from "../support/spec-documents.js";
 
 /** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
@@ -335,6 +336,7 @@ describe("services and timers on a booted systemd", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/systemd/system/tend-deldef.service"), 120_000);
   it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {

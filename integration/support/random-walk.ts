@@ -63,6 +63,10 @@ async function byHand(host: TestHost, hand: NonNullable<WalkOptions["byHand"]>, 
   });
 }
 
+/** The user's service that keeps the File in her run (see WalkOptions.user). */
+const anchorDocument = (conf: { name: string }): string =>
+  doc(`type: Service\nname: urwanchor\nexec: /opt/demo/bin/demo urwanchor\nrestart: always\nuser: true\nrequires: ["File[${conf.name}]"]\nverify: {settle: 0.5}`);
+
 /** Applies the spec as root for the system, then, given `--user NAME`, for her scope too: both outputs. */
 async function applyBoth(host: TestHost, path: string, docs: string[], scoped: string[]): Promise<string> {
   const system = await applySpec(host, path, docs);
@@ -90,7 +94,9 @@ export interface WalkOptions {
   byHand?: { definition: (unit: string) => string; stop: (unit: string) => string[]; disable?: (unit: string) => string[]; as?: string };
   /**
    * Walks this user's scope: her services (`user: true`, named urw0…urw2) and a File in her
-   * home, each step applied and planned as root for the system, then with `--user USER`.
+   * home, each step applied and planned as root for the system, then with `--user USER`. A fourth
+   * service of hers, urwanchor, always requires the File, so that her run writes it (a File in a
+   * home that no user service names is the system run's).
    */
   user?: string;
 }
@@ -183,7 +189,7 @@ export async function proveRandomWalk(host: TestHost, path: string, base: string
       if (target && (!target.present || (target.state === "stopped" && other.state === "running"))) other.after = undefined;
     }
     const where = `seed ${seed}, step ${step}: ${edit}`;
-    const docs = walkers.filter((x) => x.present).map((x) => document(x, user));
+    const docs = [...(user ? [anchorDocument(conf)] : []), ...walkers.filter((x) => x.present).map((x) => document(x, user))];
     if (kind >= HAND_EDIT) await byHand(host, options.byHand!, w.name, kind, `${where}: `, () => planSpec(host, path, 2, ...scoped));
     const output = await applyBoth(host, path, [...base, confDocument(conf, version), ...docs], scoped).catch((error: unknown) => {
       throw new Error(`${where}: apply failed\n${String(error)}`);

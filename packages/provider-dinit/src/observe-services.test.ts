@@ -133,6 +133,14 @@ describe("observeServices", () => {
     expect(observed.get("service:web")?.details?.unreachable).toBe("dinitctl: connecting to socket: /run/dinitctl: No such file or directory");
   });
 
+  it("counts a service dinit holds loaded as existing when its description was deleted by hand, so that the rewrite restarts it", async () => {
+    const runner = new RecordingRunner().on("dinitctl list", { stdout: LIST });
+    const ctx = await applyContext({ init: "dinit", runner });
+    await writeHostTree(ctx.rootDir, { ...BOOT, "/etc/dinit.d/boot.d/tend-web": { link: "../tend-web" } });
+    const observed = await observeServices([service({ name: "web", exec: "/bin/web" })], ctx);
+    expect(observed.get("service:web")).toMatchObject({ exists: true, state: "running", unitFileState: "missing" });
+  });
+
   it("treats a missing dinitctl like a dinit that is not running", async () => {
     const runner = new RecordingRunner();
     runner.run = async (command) => {

@@ -8,9 +8,10 @@ import { descriptionName, dinitName } from "./service-paths.js";
 /**
  * Observes every service with one `dinitctl list` plus file reads: `exists` is the description
  * file (an unloaded service is missing from the list, and `dinitctl status` answers the same for
- * unloaded and nonexistent ones), `state` comes from the list, `enabled` from the link in the
- * `waits-for.d` folder of the service it is enabled from. Under `--root` nothing runs: `state` is
- * unobservable.
+ * unloaded and nonexistent ones), or dinit holding it loaded (a description deleted by hand while
+ * the service runs: apply writes it again and restarts the service, where a start would do
+ * nothing); `state` comes from the list, `enabled` from the link in the `waits-for.d` folder of
+ * the service it is enabled from. Under `--root` nothing runs: `state` is unobservable.
  */
 export async function observeServices(resources: Resource[], ctx: ReadContext): Promise<Map<string, Observation>> {
   const services = resources.filter((r): r is Service => r.type === "service");
@@ -35,7 +36,7 @@ export async function observeServices(resources: Resource[], ctx: ReadContext): 
       details.unreachable = listed.why;
     }
     const observation: Observation = {
-      exists: description !== undefined,
+      exists: description !== undefined || entry !== undefined,
       unitFileState: !description ? "missing" : link.kind === "fixed" ? "fixed" : linked ? "enabled" : "disabled",
       canReload: false,
       details,
