@@ -1,7 +1,7 @@
 import type { Service } from "@tend/core";
 import { applyContext, RecordingRunner } from "@tend/testkit";
 import { describe, expect, it } from "vitest";
-import { writeHostTree } from "@tend/testkit";
+import { writeHostTree, type HostTree } from "@tend/testkit";
 import { observeServices } from "./observe-services.js";
 
 const service = (fields: Omit<Service, "type">): Service => ({ type: "service", ...fields });
@@ -97,12 +97,17 @@ describe("observeServices", () => {
     expect(observations.get("service:new")).toEqual({ exists: false, enabled: false, canReload: false, details: {} });
   });
 
-  it("counts a supervised service OpenRC calls started as crashed when no process it recorded lives, not while its supervisor is still starting it", async () => {
-    const status = [" tend-gone                                                         [  started  ]", " tend-early                                                        [  started  ]", ""].join("\n");
+  /** Observes `services`, each a supervised tend script, with rc-status giving each its `statuses` word, on a host with `tree`. */
+  async function observeSupervised(statuses: Record<string, string>, services: Service[], tree: HostTree = {}) {
+    const status = [...Object.entries(statuses).map(([name, word]) => ` tend-${name}`.padEnd(66) + `[  ${word}  ]`), ""].join("\n");
     const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: status }) });
-    await writeHostTree(ctx.rootDir, {
-      "/etc/init.d/tend-gone": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-      "/etc/init.d/tend-early": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
+    const scripts = Object.fromEntries(services.map((s) => [`/etc/init.d/tend-${s.name}`, "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n"]));
+    await writeHostTree(ctx.rootDir, { ...scripts, ...tree });
+    return observeServices(services, ctx);
+  }
+
+  it("counts a supervised service OpenRC calls started as crashed when no process it recorded lives, not while its supervisor is still starting it", async () => {
+    const observations = await observeSupervised({ gone: "started", early: "started" }, [service({ name: "gone", exec: "/opt/gone", restart: "always" }), service({ name: "early", exec: "/opt/early", restart: "always" })], {
       // A supervisor gone, its pidfile left, and the pidfile of a background daemon the script had before: still no process.
       "/run/supervise-tend-gone.pid": "5100\n",
       "/run/tend-gone.pid": "5101\n",
@@ -110,22 +115,14 @@ describe("observeServices", () => {
       "/run/supervise-tend-early.pid": "5200\n",
       "/proc/5200": { dir: true },
     });
-    const observations = await observeServices([service({ name: "gone", exec: "/opt/gone", restart: "always" }), service({ name: "early", exec: "/opt/early", restart: "always" })], ctx);
     expect(observations.get("service:gone")).toMatchObject({ state: "stopped", details: { status: "crashed" } });
     expect(observations.get("service:early")).toMatchObject({ state: "running", details: { status: "started" } });
   });
 
   it("reports as drift a service the spec wants stopped that OpenRC counts started while nothing it started runs, and only that one", async () => {
-    const status = [" tend-gone                                                         [  started  ]", " tend-crash                                                        [  crashed  ]", " tend-off                                                          [  stopped  ]", ""].join("\n");
-    const ctx = await applyContext({ init: "openrc", runner: new RecordingRunner().on("rc-status -C -s", { stdout: status }) });
-    await writeHostTree(ctx.rootDir, {
-      "/etc/init.d/tend-gone": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-      "/etc/init.d/tend-crash": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-      "/etc/init.d/tend-off": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-      "/etc/init.d/tend-wanted": "#!/sbin/openrc-run\nsupervisor=supervise-daemon\n",
-    });
     const stopped = { state: "stopped", enabled: true } as const;
-    const observations = await observeServices(
+    const observations = await observeSupervised(
+      { gone: "started", crash: "crashed", off: "stopped" },
       [
         service({ name: "gone", exec: "/opt/gone", desired: stopped }),
         service({ name: "crash", exec: "/opt/crash", desired: stopped }),
@@ -133,7 +130,6 @@ describe("observeServices", () => {
         // Wanted running, it is started again, which resets the record anyway.
         service({ name: "wanted", exec: "/opt/wanted" }),
       ],
-      ctx,
     );
     for (const name of ["gone", "crash"]) expect(observations.get(`service:${name}`), name).toMatchObject({ state: "stopped", drift: ["OpenRC counts it started, but nothing it started runs"] });
     for (const name of ["off", "wanted"]) expect(observations.get(`service:${name}`)?.drift, name).toBeUndefined();
