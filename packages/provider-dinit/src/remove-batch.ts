@@ -4,7 +4,7 @@ import { dinitctlFor, type Dinitctl } from "./dinitctl.js";
 import { eachOf } from "./each-of.js";
 import { endProcessGroups, type GroupOwner } from "./end-process-groups.js";
 import { listServices, type ListResult } from "./list-services.js";
-import { releaseDependents } from "./release-dependents.js";
+import { dependentsOfRemoved, releaseDependents, type HeldBy } from "./release-dependents.js";
 import { runDinitctl } from "./run-dinitctl.js";
 import { dinitName } from "./service-paths.js";
 
@@ -41,8 +41,9 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   const dinitctl = await dinitctlFor(ctx.scope, ctx.files);
   const listed = await listServices(ctx);
   const groups = new Map<number, GroupOwner>();
-  const removing = new Set(services.map((change) => dinitName(change.resource)));
-  await eachOf(services, failures, (change) => removeOne(change, listed, removing, dinitctl, groups, ctx));
+  const ours = services.filter((change) => change.resource.exec !== undefined).map((change) => dinitName(change.resource));
+  const held = await dependentsOfRemoved(new Set(ours), listed, ctx);
+  await eachOf(services, failures, (change) => removeOne(change, listed, held, dinitctl, groups, ctx));
   await endProcessGroups(groups, ctx, failures);
   return failures;
 }
@@ -53,7 +54,7 @@ export async function removeService(change: ResourceChange, ctx: ApplyContext): 
   if (failure !== undefined) throw failure;
 }
 
-async function removeOne(change: ServiceChange, listed: ListResult, removing: Set<string>, dinitctl: Dinitctl, groups: Map<number, GroupOwner>, ctx: ApplyContext): Promise<void> {
+async function removeOne(change: ServiceChange, listed: ListResult, held: Map<string, HeldBy[]>, dinitctl: Dinitctl, groups: Map<number, GroupOwner>, ctx: ApplyContext): Promise<void> {
   const name = dinitName(change.resource);
   const entry = listed.ok ? listed.services.get(name) : undefined;
   if (listed.ok && entry === undefined) {
@@ -61,7 +62,7 @@ async function removeOne(change: ServiceChange, listed: ListResult, removing: Se
     return;
   }
   const ours = change.resource.exec !== undefined;
-  if (ours) await releaseDependents(name, listed, removing, dinitctl, ctx);
+  if (ours) await releaseDependents(held.get(name) ?? [], dinitctl, ctx);
   const stopped = entry !== undefined && entry.state === "stopped" && entry.target !== "started";
   if (ours && !stopped) {
     await runDinitctl(ctx, dinitctl, ["stop", "--force", name], { benign: new RegExp(UNLOADABLE) });
