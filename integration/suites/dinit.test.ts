@@ -21,11 +21,15 @@ import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
 import { NOTHING } from "../support/spec-documents.js";
 
-/** What an admin does by hand in the random walk: edit or delete a service's definition, stop it, disable it. */
-const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit], disable: (unit) => ["dinitctl", "disable", unit] };
+/**
+ * What an admin does by hand in the random walk: edit or delete a service's definition, stop it,
+ * disable it (`dinitctl disable` refuses a service tend enabled while stopped, by its link alone,
+ * which dinit has not loaded: then the link goes).
+ */
+const BY_HAND: WalkOptions["byHand"] = { definition: (unit) => `/etc/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "stop", "--force", unit], disable: (unit) => ["sh", "-c", `dinitctl disable ${unit} || rm /etc/dinit.d/boot.d/${unit}`] };
 
 /** The same in alice's scope. */
-const BY_HAND_ALICE: WalkOptions["byHand"] = { definition: (unit) => `/home/alice/.config/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "--user", "stop", "--force", unit], disable: (unit) => ["dinitctl", "--user", "disable", unit], as: "alice" };
+const BY_HAND_ALICE: WalkOptions["byHand"] = { definition: (unit) => `/home/alice/.config/dinit.d/${unit}`, stop: (unit) => ["dinitctl", "--user", "stop", "--force", unit], disable: (unit) => ["sh", "-c", `dinitctl --user disable ${unit} || rm /home/alice/.config/dinit.d/boot.d/${unit}`], as: "alice" };
 
 /**
  * @tend/provider-dinit through the tend CLI against a real dinit, PID 1 of the dinit image
