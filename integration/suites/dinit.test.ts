@@ -15,7 +15,7 @@ import { proveOlderDefinitionRestart } from "../support/older-definition.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, withoutWalkCopies, type WalkOptions } from "../support/random-walk.js";
 import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { proveDependentsRestart } from "../support/dependents-restart.js";
 import { proveRemovedHeadOfChain } from "../support/removed-dependency.js";
@@ -694,11 +694,13 @@ describe.skipIf(!overlay.available)("dinit services under a real dinit", () => {
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited description it replaced; alice's state folder the same", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
-    // The drift test restored an edited description: apply kept the edited copy, and nothing else.
-    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    // The drift test restored an edited description: apply kept the edited copy, and nothing else
+    // but the copies of the definitions the random walks' admin edited.
+    const kept = await withoutWalkCopies(host, "/var/lib/tend/backups");
     expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/dinit\.d\/tend-api$/)]);
     expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toContain("command = /bin/sleep 100077\n");
-    expect(await host.mustSh("ls -A /home/alice/.local/state/tend")).toBe("lock\nlog\nstate.json\n");
+    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter((entry) => entry !== "" && entry !== "backups")).toEqual(["lock", "log", "state.json"]);
+    expect(await withoutWalkCopies(host, "/home/alice/.local/state/tend/backups")).toEqual([]);
   });
 });
 

@@ -20,7 +20,7 @@ import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
 import { roundsRunning, serviceWave } from "../support/service-wave.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, withoutWalkCopies, type WalkOptions } from "../support/random-walk.js";
 import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { doc, NOTHING, spec } from "../support/spec-documents.js";
 
@@ -454,8 +454,6 @@ describe("services on runit (runsvdir as PID 1)", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
-  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/sv/tend-deldef/run"), 120_000);
-  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => apply(BASE));
@@ -667,6 +665,9 @@ describe("services on runit (runsvdir as PID 1)", () => {
   it("keeps a restart that a later failure stopped in the ledger, and the next apply carries it out", () => proveRestartLedger(host, "/spec/ledger.yaml", []), 120_000);
   it("does not carry out a start the ledger kept once the spec wants the service stopped", () => proveLedgerYieldsToSpec(host, "/spec/ledger.yaml", []), 120_000);
 
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/sv/tend-deldef/run"), 120_000);
+  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, "/spec/uwalk.yaml", [], WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
+
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, {
       specPath: "/spec/boot.yaml",
@@ -688,8 +689,9 @@ describe("services on runit (runsvdir as PID 1)", () => {
 
   it("leaves nothing in /var/lib/tend but the lock, the state and the edited run script it replaced", async () => {
     expect(await host.mustSh("ls -A /var/lib/tend")).toBe("backups\nlock\nstate.json\n");
-    // The drift test above restored an edited run script: apply keeps the edited copy, and nothing else.
-    const kept = (await host.mustSh("cd /var/lib/tend/backups && find . -type f")).split("\n").filter(Boolean);
+    // The drift test above restored an edited run script: apply keeps the edited copy, and nothing
+    // else but the copies of the definitions the random walk's admin edited.
+    const kept = await withoutWalkCopies(host, "/var/lib/tend/backups");
     expect(kept).toEqual([expect.stringMatching(/^\.\/[^/]+\/file\/etc\/sv\/tend-web\/run$/)]);
     expect(await host.readFile(`/var/lib/tend/backups/${kept[0]!.slice(2)}`)).toContain("export GREETING=edited\n");
   });

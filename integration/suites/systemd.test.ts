@@ -17,7 +17,7 @@ import { proveLedgerYieldsToSpec } from "../support/ledger-yields.js";
 import { proveRestartLedger } from "../support/restart-ledger.js";
 import { proveStaleBuildRestart } from "../support/stale-build.js";
 import { provePurePlans } from "../support/side-effects.js";
-import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, type WalkOptions } from "../support/random-walk.js";
+import { proveRandomWalk, WALK, WALK_TIMEOUT_MS, withoutWalkCopies, type WalkOptions } from "../support/random-walk.js";
 import { proveDeletedDefinition } from "../support/deleted-definition.js";
 import { doc, spec } from "../support/spec-documents.js";
 
@@ -336,8 +336,6 @@ describe("services and timers on a booted systemd", () => {
   });
 
   it("a seeded random walk of edits of three services converges at every step: the next plan is clean and the process table agrees", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND }), WALK_TIMEOUT_MS);
-  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/systemd/system/tend-deldef.service"), 120_000);
-  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, SPEC, BASE, WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
 
   describe("a tend service in every state × enabled", () => {
     afterAll(() => applySpec(host, SPEC, BASE));
@@ -962,6 +960,9 @@ systemd:
   it("an apply killed after writing a changed unit, before systemd's daemon-reload: the next apply reloads it, and the restarted program is the new one", () =>
     proveKilledBeforeLoad(host, "/spec/preload.yaml", [], { program: "systemctl", real: "/usr/bin/systemctl", word: "daemon-reload" }, "/etc/systemd/system/tend-preload.service"), 120_000);
 
+  it("a definition deleted by hand while the service runs: apply writes it back and restarts the service", () => proveDeletedDefinition(host, "/spec/deldef.yaml", [], "/etc/systemd/system/tend-deldef.service"), 120_000);
+  it("a seeded random walk of edits of three of alice's user services converges at every step, in her scope and the system's", () => proveRandomWalk(host, "/spec/uwalk.yaml", [], WALK.seed, WALK.steps, { byHand: BY_HAND_ALICE, user: "alice" }), 2 * WALK_TIMEOUT_MS);
+
   it("tells before a reboot which services would not come back, and the reboot proves it", () =>
     proveBootTruth(host, {
       specPath: "/spec/boot.yaml",
@@ -990,9 +991,11 @@ systemd:
     const entries = (await host.mustSh("ls -A /var/lib/tend")).split("\n").filter(Boolean);
     // backups/ holds the hand-edited unit the drift test overwrote, kept on purpose
     expect(entries).toEqual(["backups", "lock", "state.json"]);
-    expect(await host.mustSh("find /var/lib/tend/backups -type f | sed 's|.*/backups/[^/]*/||'")).toBe("file/etc/systemd/system/tend-web.service\n");
-    // alice's scope has its own lock, beside her state
-    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter(Boolean)).toEqual(["lock", "state.json"]);
+    // and the copies of the definitions the random walks' admin edited
+    expect((await withoutWalkCopies(host, "/var/lib/tend/backups")).map((path) => path.replace(/^\.\/[^/]+\//, ""))).toEqual(["file/etc/systemd/system/tend-web.service"]);
+    // alice's scope has its own lock, beside her state (and her walk's copies)
+    expect((await host.mustSh("ls -A /home/alice/.local/state/tend")).split("\n").filter((entry) => entry !== "" && entry !== "backups")).toEqual(["lock", "state.json"]);
+    expect(await withoutWalkCopies(host, "/home/alice/.local/state/tend/backups")).toEqual([]);
   });
 });
 

@@ -73,6 +73,18 @@ async function applyBoth(host: TestHost, path: string, docs: string[], scoped: s
   return scoped.length === 0 ? system : system + (await host.expectTend(["apply", "-f", path, ...scoped]));
 }
 
+/**
+ * The files under a scope's `backups/` folder (as `./STAMP/file/PATH`), less the copies apply kept
+ * of the walk's definitions an admin edited by hand (`tend-rw0`, `tend-urw1`, …), each of which
+ * must hold the admin's line: what the rest of a suite left there.
+ */
+export async function withoutWalkCopies(host: TestHost, backups: string): Promise<string[]> {
+  const found = (await host.sh(`cd ${backups} 2>/dev/null && find . -type f`)).stdout.split("\n").filter(Boolean);
+  const walk = found.filter((path) => /\/tend-u?rw\d/.test(path));
+  for (const copy of walk) expect(await host.readFile(`${backups}/${copy.slice(2)}`), copy).toContain("# edited by hand\n");
+  return found.filter((path) => !walk.includes(path));
+}
+
 /** How many HUPs PID logged in a DEMO log. */
 const hupsOf = (log: string, pid: string): number => hupPids(log).filter((received) => received === pid).length;
 
