@@ -3,10 +3,10 @@ import type { Dinitctl } from "./dinitctl.js";
 import { findDescription } from "./find-description.js";
 import type { ListResult } from "./list-services.js";
 import { parseServiceDescription, type FixedDependency } from "./parse-service-description.js";
-import { runDinitctl } from "./run-dinitctl.js";
+import { runDinitctl, UNLOADABLE } from "./run-dinitctl.js";
 
 /** dinitctl's answers when the dependency is already gone, or the dependent no longer loaded. */
-const GONE = /no such dependency to remove|service not loaded|failed to find service description|error in service description|error loading service/;
+const GONE = new RegExp(`no such dependency to remove|service not loaded|${UNLOADABLE}`);
 
 /** A loaded tend service's dependency on one the wave removes: `dinitctl rm-dep TYPE DEPENDENT NAME`. */
 export interface HeldBy extends FixedDependency {

@@ -5,13 +5,11 @@ import { eachOf } from "./each-of.js";
 import { endProcessGroups, type GroupOwner } from "./end-process-groups.js";
 import { listServices, type ListResult } from "./list-services.js";
 import { dependentsOfRemoved, releaseDependents, type HeldBy } from "./release-dependents.js";
-import { runDinitctl } from "./run-dinitctl.js";
+import { runDinitctl, UNLOADABLE } from "./run-dinitctl.js";
 import { dinitName } from "./service-paths.js";
 
 type ServiceChange = ResourceChange & { resource: Service };
 
-/** dinitctl's answers when it cannot load a service at all, which therefore is not running. */
-const UNLOADABLE = "failed to find service description|error in service description|error loading service";
 const NOT_ENABLED = new RegExp(`not currently enabled|${UNLOADABLE}`);
 const UNLOAD_BENIGN = new RegExp(`service not loaded|is a dependency of another service|${UNLOADABLE}`);
 
@@ -41,8 +39,10 @@ export async function removeBatch(changes: ResourceChange[], ctx: ApplyContext):
   const dinitctl = await dinitctlFor(ctx.scope, ctx.files);
   const listed = await listServices(ctx);
   const groups = new Map<number, GroupOwner>();
+  // Only a tend service dinit holds loaded can be held by another.
   const ours = services.filter((change) => change.resource.exec !== undefined).map((change) => dinitName(change.resource));
-  const held = await dependentsOfRemoved(new Set(ours), listed, ctx);
+  const loaded = ours.filter((name) => listed.ok && listed.services.has(name));
+  const held = await dependentsOfRemoved(new Set(loaded), listed, ctx);
   await eachOf(services, failures, (change) => removeOne(change, listed, held, dinitctl, groups, ctx));
   await endProcessGroups(groups, ctx, failures);
   return failures;

@@ -1,6 +1,9 @@
 import { errors, type ApplyContext, type CommandResult } from "@tend/core/contract";
 import type { Dinitctl } from "./dinitctl.js";
 
+/** dinitctl's answers when it cannot load a service at all, which therefore is not running. */
+export const UNLOADABLE = "failed to find service description|error in service description|error loading service";
+
 /** Starting waits for the service to come up (and for its readiness, when declared): dinit's start-timeout is 60 s. */
 export const START_TIMEOUT_MS = 90_000;
 
